@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ALL_SERVICES } from '../services/index.js';
+import { ApiError } from '../server/errors/api-error.js';
+import { ConfigError, loadConfig } from '../server/config.js';
+import { SERVICE_NAMES, type ServiceName } from '../server/service-definition.js';
+import { VERIPORT_VERSION } from '../server/version.js';
+import { usageReport } from './report.js';
+import { serve } from './serve.js';
+
+const USAGE = `veriport ${VERIPORT_VERSION}
+
+Usage:
+  veriport serve [service] [--port N] [--host H] [--data-dir DIR] [--log-level L]
+      Starts every service on one port (default 8080), or only the named one.
+      Services: ${SERVICE_NAMES.join(', ')}
+  veriport report [--server NAME] [--year YYYY] [--month M] [--url http://host:port]
+      Prints the usage report as CSV (server_name,year,month,endpoint,counter).
+  veriport --version | --help
+
+Configuration comes from the environment (flags win): PORT, HOST, VERIPORT_DATA_DIR, DATABASE_URL,
+VERIPORT_DATABASE_SCHEMA, VERIPORT_BODY_LIMIT, LOG_LEVEL, VERIPORT_ADMIN_CONFIRM, ... (docs/configuration.md).
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'log-level': { type: 'string' },
+      server: { type: 'string' },
+      year: { type: 'string' },
+      month: { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.version === true) {
+    process.stdout.write(`${VERIPORT_VERSION}\n`);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (values.help === true || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && values.help !== true ? 1 : 0;
+  }
+  const config = loadConfig(process.env, {
+    port: values.port,
+    host: values.host,
+    dataDir: values['data-dir'],
+    logLevel: values['log-level'],
+  });
+  switch (command) {
+    case 'serve': {
+      const [name] = rest;
+      if (name !== undefined && !SERVICE_NAMES.includes(name as ServiceName)) {
+        throw new UsageError(`unknown service '${name}'; services: ${SERVICE_NAMES.join(', ')}`);
+      }
+      await serve(config, name === undefined ? ALL_SERVICES : ALL_SERVICES.filter((s) => s.name === name));
+      return -1;
+    }
+    case 'report':
+      process.stdout.write(
+        await usageReport(config, {
+          server: values.server,
+          year: optionalInteger(values.year, '--year'),
+          month: optionalInteger(values.month, '--month'),
+          url: values.url,
+        }),
+      );
+      return 0;
+    default:
+      throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}
+
+class UsageError extends Error {}
+
+function optionalInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number (got '${value}')`);
+  return Number(value);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a server is running; the process ends when it stops.
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ApiError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`veriport: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,91 @@
+import { constants, createDecipheriv, privateDecrypt, type KeyObject } from 'node:crypto';
+import { decodeBase64 } from './base64.js';
+
+/**
+ * The `{key, iv, p}` package: `key` is a fresh AES-256 key encrypted with RSA-OAEP-SHA256 under the
+ * service's public key, `iv` the 12-byte GCM nonce, `p` the AES-256-GCM ciphertext followed by its
+ * 16-byte tag. All three are base64.
+ */
+export interface Envelope {
+  readonly key: string;
+  readonly iv: string;
+  readonly p: string;
+}
+
+export type EnvelopeFailure = 'wrong-key' | 'bad-iv' | 'truncated' | 'tampered' | 'not-json';
+
+/** Raised when an envelope cannot be opened; the message says why and is safe to return to the caller. */
+export class EnvelopeError extends Error {
+  override name = 'EnvelopeError';
+  constructor(
+    readonly failure: EnvelopeFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const ENVELOPE_IV_BYTES = 12;
+export const ENVELOPE_TAG_BYTES = 16;
+const AES_KEY_BYTES = 32;
+
+/**
+ * Opens an envelope with the server's private key.
+ *
+ * @example
+ * const plaintext = decryptEnvelope(body, serverKeys.privateKey);
+ * const pkg = JSON.parse(plaintext.toString('utf8'));
+ * @throws {InvalidBase64Error} when a member is not base64
+ * @throws {EnvelopeError} when the key was made for another server, or `iv`/`p` were altered or cut
+ */
+export function decryptEnvelope(envelope: Envelope, privateKey: KeyObject): Buffer {
+  const wrappedKey = decodeBase64(envelope.key, 'key');
+  const iv = decodeBase64(envelope.iv, 'iv');
+  const sealed = decodeBase64(envelope.p, 'p');
+  if (iv.length !== ENVELOPE_IV_BYTES) {
+    throw new EnvelopeError('bad-iv', `'iv' must be ${ENVELOPE_IV_BYTES} bytes (got ${iv.length})`);
+  }
+  if (sealed.length < ENVELOPE_TAG_BYTES) {
+    throw new EnvelopeError('truncated', `'p' is truncated: shorter than its ${ENVELOPE_TAG_BYTES}-byte tag`);
+  }
+  const aesKey = unwrapKey(wrappedKey, privateKey);
+  const decipher = createDecipheriv('aes-256-gcm', aesKey, iv);
+  decipher.setAuthTag(sealed.subarray(sealed.length - ENVELOPE_TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - ENVELOPE_TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new EnvelopeError('tampered', `'p' failed authentication: the package was altered, cut or re-encrypted`);
+  }
+}
+
+function unwrapKey(wrappedKey: Buffer, privateKey: KeyObject): Buffer {
+  let aesKey: Buffer;
+  try {
+    aesKey = privateDecrypt(
+      { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      wrappedKey,
+    );
+  } catch {
+    throw new EnvelopeError('wrong-key', `'key' cannot be decrypted with this server's key (encrypted for another key, or altered)`);
+  }
+  if (aesKey.length !== AES_KEY_BYTES) {
+    throw new EnvelopeError('wrong-key', `'key' must hold a ${AES_KEY_BYTES}-byte AES key (got ${aesKey.length})`);
+  }
+  return aesKey;
+}
+
+/**
+ * Opens an envelope whose payload is a JSON document (every `*Encrypted` call and `/decrypt`).
+ *
+ * @example
+ * const pkg = decryptJsonEnvelope(request.body, deps.serverKeys.privateKey);
+ * @throws {EnvelopeError} as {@link decryptEnvelope}, or `not-json` when the payload is not JSON
+ */
+export function decryptJsonEnvelope(envelope: Envelope, privateKey: KeyObject): unknown {
+  const text = decryptEnvelope(envelope, privateKey).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new EnvelopeError('not-json', 'the decrypted package is not valid JSON');
+  }
+}

@@ -1,0 +1,104 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
+import { ALL_SERVICES } from '../services/index.js';
+import { openStore, type Store } from '../store/database.js';
+import { serverKeysRepository } from '../store/server-keys.js';
+import { usageCountersRepository } from '../store/usage-counters.js';
+import type { VeriportConfig } from './config.js';
+import { registerHealth } from './health.js';
+import { registerMetrics } from './metrics.js';
+import { errorHandler, mountService, notFoundHandler } from './mount-service.js';
+import { registerOpenApi } from './openapi.js';
+import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
+import { validatorCompiler } from './validation.js';
+
+export interface AppOptions {
+  readonly config: VeriportConfig;
+  /** The services to mount; all of them by default. */
+  readonly services?: readonly ServiceDefinition[];
+  /** An open store to use instead of opening one from the configuration; the app does not close it. */
+  readonly store?: Store;
+  /** A key pair to use instead of loading one (tests share one to skip RSA generation). */
+  readonly serverKeys?: ServerKeyPair;
+  /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
+  readonly onShutdownRequested?: (app: FastifyInstance) => void;
+  /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
+  readonly logger?: boolean | { level: string };
+}
+
+/**
+ * Builds the Veriport server: the store (migrated), the envelope keys, usage counting, metrics,
+ * health, the OpenAPI document and the chosen services under their prefixes. Closing the app lets
+ * in-flight requests finish, writes the pending usage counts and closes the store it opened.
+ *
+ * @example
+ * const app = await buildApp({ config: loadConfig(process.env) });
+ * await app.listen({ port: 8080 });
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const services = options.services ?? ALL_SERVICES;
+  const store = options.store ?? (await openConfiguredStore(config));
+  const ownsStore = options.store === undefined;
+  let closing = false;
+
+  const app = Fastify({
+    // Secrets travel in headers (apikey, Authorization): redacted should a serializer ever include them.
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.cookie'] },
+    bodyLimit: config.bodyLimitBytes,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    pluginTimeout: 120_000,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler('coded'));
+  app.setNotFoundHandler(notFoundHandler('coded'));
+
+  try {
+    const serverKeys = options.serverKeys ?? (await loadKeys(config, store));
+    const usageRepository = usageCountersRepository(store.db);
+    const usage = new UsageRecorder({ repository: usageRepository, flushIntervalMs: config.usageFlushIntervalMs, log: app.log });
+    const dependencies: ServiceDependencies = {
+      store,
+      serverKeys,
+      usage: { repository: usageRepository, flush: () => usage.flush() },
+      adminConfirmCode: config.adminConfirmCode,
+      requestShutdown: () => (options.onShutdownRequested ?? ((self) => void self.close()))(app),
+    };
+
+    await registerOpenApi(app, services);
+    registerMetrics(app);
+    registerHealth(app, store, () => closing);
+    for (const service of services) {
+      await mountService(app, service, dependencies, config.usageCounting ? (s, e) => usage.record(s, e) : undefined);
+    }
+
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    // onClose runs once in-flight requests are done: write what they counted, then close the store.
+    app.addHook('onClose', async () => {
+      await usage.stop();
+      if (ownsStore) await store.close();
+    });
+    usage.start();
+    await app.ready();
+    return app;
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}
+
+function openConfiguredStore(config: VeriportConfig): Promise<Store> {
+  return config.databaseUrl === undefined
+    ? openStore({ kind: 'pglite', dataDir: config.dataDir })
+    : openStore({ kind: 'postgres', url: config.databaseUrl, schema: config.databaseSchema });
+}
+
+function loadKeys(config: VeriportConfig, store: Store): Promise<ServerKeyPair> {
+  return config.privateKeyFile !== undefined && config.publicKeyFile !== undefined
+    ? loadServerKeyPair({ kind: 'files', privateKeyFile: config.privateKeyFile, publicKeyFile: config.publicKeyFile, passphrase: config.keyPassphrase })
+    : loadServerKeyPair({ kind: 'store', repository: serverKeysRepository(store.db), passphrase: config.keyPassphrase });
+}

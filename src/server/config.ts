@@ -1,0 +1,135 @@
+/**
+ * Server configuration: read once at start from the environment and command-line flags, validated,
+ * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface VeriportConfig {
+  /** TCP port; 0 asks the OS for a free one. */
+  readonly port: number;
+  readonly host: string;
+  /** PGlite data directory, or `memory://` for a throw-away in-memory store. Unused with `databaseUrl`. */
+  readonly dataDir: string;
+  /** PostgreSQL connection string; when set, the store is that server instead of embedded PGlite. */
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema holding Veriport's tables (created when missing). */
+  readonly databaseSchema: string | undefined;
+  readonly bodyLimitBytes: number;
+  readonly logLevel: LogLevel;
+  /** How often buffered usage counts are written to the store (at most 1 s: a crash loses at most that). */
+  readonly usageFlushIntervalMs: number;
+  /** Turns request counting off; only the benchmark uses this to measure the counter's own cost. */
+  readonly usageCounting: boolean;
+  /** Integer that `confirm` must equal on the report service's reset and shutdown; unset disables both. */
+  readonly adminConfirmCode: number | undefined;
+  /** PEM files of the envelope key pair; when unset the pair is generated on first start and kept in the store. */
+  readonly privateKeyFile: string | undefined;
+  readonly publicKeyFile: string | undefined;
+  /** Passphrase that encrypts the generated private key at rest in the store. */
+  readonly keyPassphrase: string | undefined;
+  /** How long shutdown waits for in-flight requests before closing connections. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Flags from the command line; they win over the environment. */
+export interface ConfigFlags {
+  port?: string | undefined;
+  host?: string | undefined;
+  dataDir?: string | undefined;
+  logLevel?: string | undefined;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/**
+ * Builds the configuration from environment variables and flags.
+ *
+ * @example
+ * const config = loadConfig(process.env, { port: '9000' });
+ * config.port; // 9000
+ * @throws {ConfigError} naming the first invalid value
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): VeriportConfig {
+  const databaseUrl = optionalString(env.DATABASE_URL);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL`);
+  }
+  const databaseSchema = optionalString(env.VERIPORT_DATABASE_SCHEMA);
+  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError(`VERIPORT_DATABASE_SCHEMA must be a lower-case SQL identifier (got '${databaseSchema}')`);
+  }
+  const privateKeyFile = optionalString(env.VERIPORT_PRIVATE_KEY_FILE);
+  const publicKeyFile = optionalString(env.VERIPORT_PUBLIC_KEY_FILE);
+  if ((privateKeyFile === undefined) !== (publicKeyFile === undefined)) {
+    throw new ConfigError('VERIPORT_PRIVATE_KEY_FILE and VERIPORT_PUBLIC_KEY_FILE must be set together');
+  }
+  const logLevel = (flags.logLevel ?? env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+  }
+  return Object.freeze({
+    port: integer(flags.port ?? env.PORT, 'PORT (--port)', 8080, 0, 65535),
+    host: flags.host ?? optionalString(env.HOST) ?? '127.0.0.1',
+    dataDir: flags.dataDir ?? optionalString(env.VERIPORT_DATA_DIR) ?? './data',
+    databaseUrl,
+    databaseSchema,
+    bodyLimitBytes: byteSize(env.VERIPORT_BODY_LIMIT, 'VERIPORT_BODY_LIMIT', 20 * 1024 ** 2),
+    logLevel: logLevel as LogLevel,
+    usageFlushIntervalMs: integer(env.VERIPORT_USAGE_FLUSH_MS, 'VERIPORT_USAGE_FLUSH_MS', 1000, 10, 1000),
+    usageCounting: boolean(env.VERIPORT_USAGE_COUNTING, 'VERIPORT_USAGE_COUNTING', true),
+    adminConfirmCode: confirmCode(env.VERIPORT_ADMIN_CONFIRM),
+    privateKeyFile,
+    publicKeyFile,
+    keyPassphrase: optionalString(env.VERIPORT_KEY_PASSPHRASE),
+    shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  });
+}
+
+function optionalString(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  const value = optionalString(raw);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${value}')`);
+  }
+  return Number(value);
+}
+
+function boolean(raw: string | undefined, name: string, fallback: boolean): boolean {
+  const value = optionalString(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false (got '${value}')`);
+}
+
+function byteSize(raw: string | undefined, name: string, fallback: number): number {
+  const value = optionalString(raw)?.toLowerCase();
+  if (value === undefined) return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/.exec(value);
+  const bytes = match ? Math.floor(Number(match[1]) * (SIZE_UNITS[match[2] ?? ''] ?? 1)) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1024) {
+    throw new ConfigError(`${name} must be a size of at least 1kb, such as 20mb or 1048576 (got '${value}')`);
+  }
+  return bytes;
+}
+
+// Six digits at least: a stray or guessed call must not be able to wipe counters or stop the server.
+function confirmCode(raw: string | undefined): number | undefined {
+  const value = optionalString(raw);
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{5,14}$/.test(value)) {
+    throw new ConfigError('VERIPORT_ADMIN_CONFIRM must be an integer of 6 to 15 digits not starting with 0');
+  }
+  return Number(value);
+}

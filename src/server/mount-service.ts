@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors/api-error.js';
+import { errorBody, type ErrorStyle } from './errors/error-body.js';
+import { toApiError } from './errors/to-api-error.js';
+import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
+
+/** Counts one answered request of a service endpoint. */
+export type RecordUsage = (serverName: string, endpoint: string) => void;
+
+/**
+ * Mounts a service under its prefix in its own encapsulated scope: its error style for every error
+ * and unknown route under the prefix, JSON accepted as `text/plain` where its spec's examples send
+ * that, OpenAPI tags, and a usage count for every request that reaches one of its routes (also the
+ * rejected ones: a 400 is still a call).
+ *
+ * @example
+ * await mountService(app, transactionReportService, dependencies, usage.record.bind(usage));
+ */
+export async function mountService(
+  app: FastifyInstance,
+  service: ServiceDefinition,
+  dependencies: ServiceDependencies,
+  recordUsage: RecordUsage | undefined,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(errorHandler(service.errorStyle));
+      // Onboarding is rooted at '/', where the server's own not-found handler answers already.
+      if (service.prefix !== '') scope.setNotFoundHandler(notFoundHandler(service.errorStyle));
+      if (service.jsonAsTextPlain) {
+        scope.removeContentTypeParser('text/plain');
+        scope.addContentTypeParser('text/plain', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+      }
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, tags: [service.name] };
+      });
+      if (recordUsage !== undefined) {
+        scope.addHook('onResponse', async (request) => {
+          const template = request.routeOptions.url;
+          if (template !== undefined) recordUsage(service.name, endpointName(template, service.prefix));
+        });
+      }
+      await scope.register(service.plugin, dependencies);
+    },
+    { prefix: service.prefix },
+  );
+}
+
+/**
+ * The endpoint name in usage reports: the route template relative to the service, in the spec's
+ * `{param}` form, e.g. `/transaction-report/serverReport/:server` -> `/serverReport/{server}`.
+ */
+export function endpointName(routeTemplate: string, prefix: string): string {
+  const relative = routeTemplate.startsWith(prefix) ? routeTemplate.slice(prefix.length) : routeTemplate;
+  return (relative === '' ? '/' : relative).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/**
+ * Error handler rendering every error in one style; 500s are logged with their cause, which never
+ * reaches the body.
+ */
+export function errorHandler(style: ErrorStyle) {
+  return function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const apiError = toApiError(error, request.id);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code, description: apiError.description }, 'request rejected');
+    return reply.code(apiError.statusCode).type('application/json').send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
+  };
+}
+
+/** Not-found handler in one style. */
+export function notFoundHandler(style: ErrorStyle) {
+  return function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
+    const apiError = new ApiError(404, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''}`);
+    return reply.code(404).type('application/json').send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
+  };
+}

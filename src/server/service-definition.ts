@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServerKeyPair } from '../crypto/server-key-pair.js';
+import type { Store } from '../store/database.js';
+import type { UsageCountersRepository } from '../store/usage-counters.js';
+import type { ErrorStyle } from './errors/error-body.js';
+
+/** The nine services of the spec, by the name the usage report uses for them. */
+export const SERVICE_NAMES = [
+  'onboarding',
+  'face-liveness',
+  'document-autocapture',
+  'face-analysis',
+  'voice-liveness',
+  'face-matching',
+  'voice-matching',
+  'document-validation',
+  'transaction-report',
+] as const;
+
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** What the server hands every service plugin; a service takes what it needs and nothing else. */
+export interface ServiceDependencies {
+  readonly store: Store;
+  readonly serverKeys: ServerKeyPair;
+  readonly usage: {
+    readonly repository: UsageCountersRepository;
+    /** Writes this process's buffered counts, so a report read right after sees them. */
+    flush(): Promise<void>;
+  };
+  /** Integer `confirm` must equal on destructive admin calls; undefined disables them. */
+  readonly adminConfirmCode: number | undefined;
+  /** Starts a graceful stop of the whole process once the current response has been sent. */
+  requestShutdown(): void;
+}
+
+/** A service as the server mounts it: a Fastify plugin plus how its errors and bodies look. */
+export interface ServiceDefinition {
+  readonly name: ServiceName;
+  /** Base path in the all-in-one server (DESIGN.md §1); '' for onboarding, whose paths are rooted. */
+  readonly prefix: string;
+  readonly description: string;
+  readonly errorStyle: ErrorStyle;
+  /** The spec's examples label JSON bodies `text/plain` for these services, so such bodies are parsed as JSON. */
+  readonly jsonAsTextPlain: boolean;
+  readonly plugin: FastifyPluginAsync<ServiceDependencies>;
+}

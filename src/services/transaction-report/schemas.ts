@@ -1,0 +1,32 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Error body of the coded services (Doc 3 D), for the OpenAPI document. */
+export const CodedError = Type.Object(
+  { error: Type.Object({ code: Type.Integer(), description: Type.String() }) },
+  { description: 'error: code (spec 400 codes -1..-6; other statuses see docs/errors.md) and description' },
+);
+
+const Year = Type.Integer({ minimum: 0, description: 'year, e.g. 2026; 0 or left out = all years' });
+const Month = Type.Integer({ minimum: 0, description: 'month 1-12; 0 or left out = all months' });
+const Server = Type.String({ description: 'service name, e.g. face-matching' });
+
+export const ServerParams = Type.Object({ server: Server, year: Type.Optional(Year), month: Type.Optional(Month) });
+export const PeriodParams = Type.Object({ year: Type.Optional(Year), month: Type.Optional(Month) });
+
+export const ConfirmBody = Type.Object(
+  { confirm: Type.Integer({ description: "must equal the operator's confirmation code (VERIPORT_ADMIN_CONFIRM)" }) },
+  { description: 'JSON body; sent as application/json or, as in the spec examples, text/plain' },
+);
+export type ConfirmBody = Static<typeof ConfirmBody>;
+
+export const CsvResponse = {
+  200: { description: 'CSV: server_name,year,month,endpoint,counter', content: { 'text/csv': { schema: { type: 'string' } } } },
+  '4xx': CodedError,
+  '5xx': CodedError,
+};
+
+export const NoContentResponse = {
+  204: { description: 'done; no body', type: 'null' },
+  '4xx': CodedError,
+  '5xx': CodedError,
+};

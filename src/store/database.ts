@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, sql, type Dialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+/** Where the data lives: the embedded PGlite default or a PostgreSQL server shared by replicas. */
+export type StoreOptions =
+  | { readonly kind: 'pglite'; readonly dataDir: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number };
+
+/** An open, migrated database. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly kind: StoreOptions['kind'];
+  /** Resolves when a trivial query succeeds; used by the readiness probe. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database and brings its schema up to date; both backends run the same migrations.
+ * Concurrent starts against one PostgreSQL are safe: Kysely's migrator holds an advisory lock.
+ *
+ * @example
+ * const store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+ * await store.db.selectFrom('usage_counters').selectAll().execute();
+ * await store.close();
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const dialect = options.kind === 'pglite' ? await pgliteDialect(options.dataDir) : await postgresDialect(options);
+  const db = new Kysely<Database>({ dialect });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    kind: options.kind,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function pgliteDialect(dataDir: string): Promise<Dialect> {
+  if (dataDir === 'memory://') return new PGliteDialect(await PGlite.create());
+  const directory = path.resolve(dataDir, 'pglite');
+  mkdirSync(directory, { recursive: true });
+  return new PGliteDialect(await PGlite.create(directory));
+}
+
+async function postgresDialect(options: Extract<StoreOptions, { kind: 'postgres' }>): Promise<Dialect> {
+  // Bigint counters come back as strings; repositories convert them (they stay below 2^53).
+  const poolConfig: pg.PoolConfig = { connectionString: options.url, max: options.poolSize ?? 10 };
+  if (options.schema !== undefined) {
+    await createSchema(options.url, options.schema);
+    poolConfig.options = `-c search_path=${options.schema}`;
+  }
+  return new PostgresDialect({ pool: new pg.Pool(poolConfig) });
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // The name is validated as an identifier by the configuration; quoting keeps it literal anyway.
+    await client.query(`create schema if not exists "${schema}"`);
+  } catch (error) {
+    // Two replicas starting together can both try to create it; the loser sees a duplicate.
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,12 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as foundation from './001-foundation.js';
+
+/**
+ * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
+ * tests see exactly the same list). Names sort in application order; never rename a shipped one.
+ */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { '001-foundation': foundation };
+  },
+};
