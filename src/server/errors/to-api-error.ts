@@ -34,6 +34,8 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return fromValidation(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
   }
   switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, ErrorCode.invalidJson, 'input request JSON invalid: the body is not valid JSON');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, ErrorCode.invalidJson, 'input request JSON invalid: the body is empty');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -42,9 +44,6 @@ export function toApiError(error: unknown, requestId: string): ApiError {
       return clientError(415, 'unsupported Content-Type: send JSON (application/json)');
     default:
       break;
-  }
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return new ApiError(400, ErrorCode.invalidJson, `input request JSON invalid: ${error.message}`);
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

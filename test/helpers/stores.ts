@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openStore, type Store, type StoreOptions } from '../../src/store/database.js';
+
+/** A backend the store tests run against: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export interface StoreBackend {
+  readonly name: string;
+  open(): Promise<Store>;
+}
+
+/** A fresh schema name, so parallel or repeated runs against one PostgreSQL never see each other's rows. */
+export function uniqueSchema(): string {
+  return `veriport_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** Drops a schema made by {@link uniqueSchema}. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The backends to run store tests on. Each `open()` gives an empty, migrated store; PostgreSQL stores
+ * live in their own schema, dropped when the store closes.
+ */
+export function storeBackends(): StoreBackend[] {
+  const backends: StoreBackend[] = [{ name: 'pglite', open: () => openStore({ kind: 'pglite', dataDir: 'memory://' }) }];
+  const url = process.env.DATABASE_URL;
+  if (url !== undefined && url !== '') {
+    backends.push({
+      name: 'postgres',
+      async open() {
+        const schema = uniqueSchema();
+        const options: StoreOptions = { kind: 'postgres', url, schema };
+        const store = await openStore(options);
+        return {
+          ...store,
+          async close() {
+            await store.close();
+            await dropSchema(url, schema);
+          },
+        };
+      },
+    });
+  }
+  return backends;
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/server/config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.dataDir, './data');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.bodyLimitBytes, 20 * 1024 * 1024);
+    assert.equal(config.usageFlushIntervalMs, 1000);
+    assert.equal(config.usageCounting, true);
+    assert.equal(config.adminConfirmCode, undefined);
+  });
+
+  it('lets flags win over the environment', () => {
+    const config = loadConfig({ PORT: '9000', VERIPORT_DATA_DIR: '/env' }, { port: '9100', dataDir: '/flag' });
+    assert.equal(config.port, 9100);
+    assert.equal(config.dataDir, '/flag');
+  });
+
+  it('parses sizes with units', () => {
+    assert.equal(loadConfig({ VERIPORT_BODY_LIMIT: '5mb' }).bodyLimitBytes, 5 * 1024 * 1024);
+    assert.equal(loadConfig({ VERIPORT_BODY_LIMIT: '2048' }).bodyLimitBytes, 2048);
+  });
+
+  const invalid: Array<[string, Record<string, string>, RegExp]> = [
+    ['a non-numeric port', { PORT: 'http' }, /PORT .*0 to 65535.*'http'/],
+    ['a port out of range', { PORT: '70000' }, /PORT/],
+    ['a non-postgres database URL', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres/],
+    ['a schema that is not an identifier', { VERIPORT_DATABASE_SCHEMA: 'a;drop' }, /VERIPORT_DATABASE_SCHEMA/],
+    ['an unknown log level', { LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    ['a body limit without meaning', { VERIPORT_BODY_LIMIT: 'big' }, /VERIPORT_BODY_LIMIT/],
+    ['a flush interval over one second', { VERIPORT_USAGE_FLUSH_MS: '5000' }, /VERIPORT_USAGE_FLUSH_MS .*10 to 1000/],
+    ['a short confirmation code', { VERIPORT_ADMIN_CONFIRM: '1' }, /VERIPORT_ADMIN_CONFIRM must be an integer of 6 to 15 digits/],
+    ['only one key file', { VERIPORT_PRIVATE_KEY_FILE: '/k.pem' }, /must be set together/],
+    ['a boolean that is not one', { VERIPORT_USAGE_COUNTING: 'maybe' }, /VERIPORT_USAGE_COUNTING must be true or false/],
+  ];
+  for (const [what, env, message] of invalid) {
+    it(`rejects ${what} with a message naming the variable`, () => {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+    });
+  }
+});
