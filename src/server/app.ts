@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
@@ -24,7 +24,7 @@ export interface AppOptions {
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
   readonly onShutdownRequested?: (app: FastifyInstance) => void;
   /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
-  readonly logger?: boolean | { level: string };
+  readonly logger?: boolean | Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 }
 
 /**
@@ -44,8 +44,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let closing = false;
 
   const app = Fastify({
-    // Secrets travel in headers (apikey, Authorization): redacted should a serializer ever include them.
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.cookie'] },
+    logger: loggerOptions(options.logger, config),
     bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -89,6 +88,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (ownsStore) await store.close();
     throw error;
   }
+}
+
+// Secrets travel in headers (apikey, Authorization): redacted should a serializer ever include them.
+const REDACTED = ['req.headers.authorization', 'req.headers.apikey', 'req.headers.cookie'];
+
+function loggerOptions(logger: AppOptions['logger'], config: VeriportConfig): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base = { level: config.logLevel, redact: REDACTED };
+  return logger === undefined || logger === true ? base : { ...base, ...logger, redact: REDACTED };
 }
 
 function openConfiguredStore(config: VeriportConfig): Promise<Store> {
