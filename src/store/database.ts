@@ -23,7 +23,7 @@ export interface Store {
 
 /**
  * Opens the database and brings its schema up to date; both backends run the same migrations.
- * Concurrent starts against one PostgreSQL are safe: Kysely's migrator holds an advisory lock.
+ * Concurrent starts against one PostgreSQL are safe: migrations run under an advisory lock.
  *
  * @example
  * const store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
@@ -34,7 +34,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect = options.kind === 'pglite' ? await pgliteDialect(options.dataDir) : await postgresDialect(options);
   const db = new Kysely<Database>({ dialect });
   try {
-    await migrate(db);
+    await migrate(db, options.kind === 'postgres' ? (options.schema ?? 'public') : 'public');
   } catch (error) {
     await db.destroy();
     throw error;
@@ -51,8 +51,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+async function migrate(db: Kysely<Database>, schema: string): Promise<void> {
+  // Kysely's own lock lives in a table it creates on first run, and two replicas starting on an empty
+  // database race to create it; a session advisory lock around the whole run serialises them.
+  const { error, results } = await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext('veriport.migrations'))`.execute(connection);
+    try {
+      // The schema is named because Kysely looks its tables up by name across all schemas.
+      return await new Migrator({ db: connection, provider: migrationProvider, migrationTableSchema: schema }).migrateToLatest();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext('veriport.migrations'))`.execute(connection);
+    }
+  });
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);

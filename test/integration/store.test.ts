@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { encryptEnvelope } from '../../src/client/envelope.js';
+import { decryptEnvelope } from '../../src/crypto/envelope.js';
+import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
+import { openStore } from '../../src/store/database.js';
+import { serverKeysRepository } from '../../src/store/server-keys.js';
+import { usageCountersRepository } from '../../src/store/usage-counters.js';
+import { storeBackends } from '../helpers/stores.js';
+
+for (const backend of storeBackends()) {
+  describe(`store on ${backend.name}`, () => {
+    it('adds concurrent increments of one counter without losing any', async () => {
+      const store = await backend.open();
+      try {
+        const counters = usageCountersRepository(store.db);
+        const row = { serverName: 'face-matching', year: 2026, month: 11, endpoint: '/compare', counter: 1 };
+        await Promise.all(Array.from({ length: 40 }, () => counters.addCounts([row, { ...row, endpoint: '/verify/{cacheName}', counter: 2 }])));
+        const rows = await counters.list({ serverName: 'face-matching' });
+        assert.deepEqual(rows.map((r) => `${r.endpoint} ${r.counter}`), ['/compare 40', '/verify/{cacheName} 80']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('filters and resets by server, year and month', async () => {
+      const store = await backend.open();
+      try {
+        const counters = usageCountersRepository(store.db);
+        const base = { serverName: 'a', endpoint: '/x', counter: 1 };
+        await counters.addCounts([
+          { ...base, year: 2026, month: 1 },
+          { ...base, year: 2026, month: 2 },
+          { ...base, year: 2025, month: 2 },
+          { ...base, serverName: 'b', year: 2026, month: 2 },
+        ]);
+        assert.equal((await counters.list({ month: 2 })).length, 3);
+        assert.equal((await counters.list({ serverName: 'a', year: 2026 })).length, 2);
+        assert.equal(await counters.reset({ serverName: 'a', month: 2 }), 2);
+        assert.deepEqual((await counters.list({})).map((r) => `${r.serverName} ${r.year}-${r.month}`), ['a 2026-1', 'b 2026-2']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('generates the envelope key once; replicas starting together share the stored one', async () => {
+      const store = await backend.open();
+      try {
+        const repository = serverKeysRepository(store.db);
+        const [first, second] = await Promise.all([
+          loadServerKeyPair({ kind: 'store', repository }),
+          loadServerKeyPair({ kind: 'store', repository }),
+        ]);
+        assert.equal(first.keyId, second.keyId);
+        assert.equal(first.publicKey.asymmetricKeyDetails?.modulusLength, 3072);
+        const again = await loadServerKeyPair({ kind: 'store', repository });
+        assert.equal(again.publicKeyPem, first.publicKeyPem);
+        const envelope = encryptEnvelope('hello', first.publicKeyPem);
+        assert.equal(decryptEnvelope(envelope, again.privateKey).toString(), 'hello');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keeps a generated private key encrypted when a passphrase is configured', async () => {
+      const store = await backend.open();
+      try {
+        const repository = serverKeysRepository(store.db);
+        await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
+        assert.match((await repository.find('envelope'))?.privateKeyPem ?? '', /BEGIN ENCRYPTED PRIVATE KEY/);
+        await assert.rejects(loadServerKeyPair({ kind: 'store', repository, passphrase: 'wrong' }));
+        await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+describe('store on a PGlite data directory', () => {
+  it('keeps data across restarts and migrates idempotently', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'veriport-store-'));
+    try {
+      const first = await openStore({ kind: 'pglite', dataDir: dir });
+      await usageCountersRepository(first.db).addCounts([{ serverName: 's', year: 2026, month: 1, endpoint: '/x', counter: 9 }]);
+      await first.close();
+      const second = await openStore({ kind: 'pglite', dataDir: dir });
+      assert.equal((await usageCountersRepository(second.db).list({}))[0]?.counter, 9);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('envelope key from PEM files', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'veriport-keys-'));
+  const write = (name: string, pem: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, pem);
+    return file;
+  };
+  const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+
+  it('loads a matching pair', async () => {
+    const { publicKey, privateKey } = pair();
+    const keys = await loadServerKeyPair({ kind: 'files', privateKeyFile: write('a.key', privateKey), publicKeyFile: write('a.pub', publicKey) });
+    assert.equal(decryptEnvelope(encryptEnvelope('x', keys.publicKeyPem), keys.privateKey).toString(), 'x');
+  });
+
+  it('refuses a public key of another pair, a short key, or a non-RSA key', async () => {
+    const a = pair();
+    const b = pair();
+    await assert.rejects(
+      loadServerKeyPair({ kind: 'files', privateKeyFile: write('b.key', a.privateKey), publicKeyFile: write('b.pub', b.publicKey) }),
+      /does not belong/,
+    );
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    await assert.rejects(
+      loadServerKeyPair({ kind: 'files', privateKeyFile: write('c.key', short.privateKey), publicKeyFile: write('c.pub', short.publicKey) }),
+      /at least 2048 bits/,
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    await assert.rejects(
+      loadServerKeyPair({ kind: 'files', privateKeyFile: write('d.key', ec.privateKey), publicKeyFile: write('d.pub', ec.publicKey) }),
+      /must be RSA/,
+    );
+  });
+});
