@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,36 +31,33 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Sends SIGTERM and resolves with the exit code once the process has stopped. */
   stop(): Promise<number | null>;
+  /** Resolves with the exit code once the process stops by itself. */
+  exited(): Promise<number | null>;
 }
 
-/** Starts `veriport serve` on a free port and resolves once it listens (it must log at info level or finer). */
+/** Starts `veriport serve` on a free port and resolves once `/health` answers. */
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output}`));
-    }, 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = once(child, 'exit') as Promise<[number | null]>;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${errors}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 60 s:\n${errors}`);
+    }
+    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     url,
     child,
@@ -68,5 +66,21 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       const [code] = await exited;
       return code;
     },
+    async exited() {
+      const [code] = await exited;
+      return code;
+    },
   };
+}
+
+/** A port that was free a moment ago (the OS picks it; the server binds it right after). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

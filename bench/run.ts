@@ -1,0 +1,101 @@
+/**
+ * `npm run bench [-- --seconds N --connections C --rounds R]`
+ *
+ * Throughput of a cheap endpoint (`GET /face-matching/version`) on `veriport serve` processes, with
+ * usage counting on and off, in alternating rounds within one run, and the cost of one
+ * `UsageRecorder.record` call. Prints a table and writes reports/bench-server.{md,json}.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
+import { startServer } from '../test/helpers/process.js';
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+const PATH = '/face-matching/version';
+
+interface Round {
+  counting: boolean;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function measure(url: string, counting: boolean): Promise<Round> {
+  const result = await autocannon({ url: `${url}${PATH}`, connections, duration: seconds });
+  return {
+    counting,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function recordCost(): number {
+  const usage = new UsageRecorder({ repository: { addCounts: async () => undefined, list: async () => [], reset: async () => 0 }, flushIntervalMs: 1000, log: console });
+  const calls = 1_000_000;
+  const endpoints = ['/version', '/compare', '/identify/{cacheName}', '/verify/{cacheName}'];
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < calls; i += 1) usage.record('face-matching', endpoints[i % endpoints.length] ?? '/version');
+  return Number(process.hrtime.bigint() - start) / calls;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+
+async function main(): Promise<void> {
+  // Request logs off (warn): at info every request writes two JSON lines, which would dominate.
+  const env = { VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'warn' };
+  const withCounting = await startServer({ ...env, VERIPORT_USAGE_COUNTING: 'true' });
+  const withoutCounting = await startServer({ ...env, VERIPORT_USAGE_COUNTING: 'false' });
+  const results: Round[] = [];
+  try {
+    // Warm both, then alternate so drift (CPU frequency, GC, other load) hits both sides alike.
+    await autocannon({ url: `${withCounting.url}${PATH}`, connections, duration: 1 });
+    await autocannon({ url: `${withoutCounting.url}${PATH}`, connections, duration: 1 });
+    for (let round = 0; round < rounds; round += 1) {
+      results.push(await measure(withCounting.url, true));
+      results.push(await measure(withoutCounting.url, false));
+    }
+  } finally {
+    await Promise.all([withCounting.stop(), withoutCounting.stop()]);
+  }
+  const on = results.filter((r) => r.counting);
+  const off = results.filter((r) => !r.counting);
+  const ratio = mean(on.map((r) => r.requestsPerSecond)) / mean(off.map((r) => r.requestsPerSecond));
+  const nsPerRecord = recordCost();
+
+  const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+  const rows = [
+    ['counting on', mean(on.map((r) => r.requestsPerSecond)), mean(on.map((r) => r.p50Ms)), mean(on.map((r) => r.p99Ms)), on.reduce((a, r) => a + r.errors, 0)],
+    ['counting off', mean(off.map((r) => r.requestsPerSecond)), mean(off.map((r) => r.p50Ms)), mean(off.map((r) => r.p99Ms)), off.reduce((a, r) => a + r.errors, 0)],
+  ] as const;
+  const table = [
+    `Throughput of GET ${PATH} (${connections} connections, ${rounds} alternating rounds of ${seconds} s; server and load generator share ${machine})`,
+    '',
+    '| server | req/s (mean) | p50 ms | p99 ms | errors |',
+    '|---|---|---|---|---|',
+    ...rows.map(([name, rps, p50, p99, errors]) => `| ${name} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${errors} |`),
+    '',
+    `Throughput ratio counting on / off: **${ratio.toFixed(3)}** (counter overhead ${((1 - ratio) * 100).toFixed(1)}%)`,
+    `UsageRecorder.record: ${nsPerRecord.toFixed(0)} ns per call (1,000,000 calls, in-process)`,
+    '',
+    'Per round (req/s): ' + results.map((r) => `${r.counting ? 'on' : 'off'} ${r.requestsPerSecond.toFixed(0)}`).join(', '),
+  ].join('\n');
+  process.stdout.write(`${table}\n`);
+  mkdirSync('reports', { recursive: true });
+  writeFileSync('reports/bench-server.md', `# Server benchmark\n\nCommand: \`npm run bench -- --seconds ${seconds} --connections ${connections} --rounds ${rounds}\`\n\n${table}\n`);
+  writeFileSync('reports/bench-server.json', `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, connections, rounds, ratio, nsPerRecord, results }, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
