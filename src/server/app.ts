@@ -49,6 +49,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     pluginTimeout: 120_000,
+    // Errors raised before routing (a malformed URL) would otherwise get Fastify's own body shape.
+    frameworkErrors: errorHandler('coded'),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler('coded'));

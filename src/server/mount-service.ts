@@ -60,7 +60,7 @@ export function endpointName(routeTemplate: string, prefix: string): string {
  * reaches the body.
  */
 export function errorHandler(style: ErrorStyle) {
-  return function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const apiError = toApiError(error, request.id);
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code, description: apiError.description }, 'request rejected');

@@ -66,6 +66,16 @@ describe('coded error bodies (Doc 2 / Doc 3 A, B, D)', () => {
   it('-5 for an invalid base64 string', async () => {
     assertCoded(await post('/probe/echo', { id: 'a', count: 1, image: 'ab$c' }), 400, -5, /'image'.*base64/);
   });
+  it('-1 for other invalid requests: a malformed URL, a body shorter than its Content-Length', async () => {
+    assertCoded(await app.inject({ method: 'GET', url: '/transaction-report/serverReport/%E0%A4%A' }), 400, -1, /not a valid url/);
+    const cut = await app.inject({
+      method: 'POST',
+      url: '/probe/echo',
+      payload: '{"id":"a","count":1}',
+      headers: { 'content-type': 'application/json', 'content-length': '5' },
+    });
+    assertCoded(cut, 400, -1, /Content-Length/);
+  });
   it('-6 for an invalid value', async () => {
     assertCoded(await post('/probe/echo', { id: 'a', count: 0 }), 400, -6, /'count'/);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { ServiceDefinition } from '../../src/server/service-definition.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
 import { currentPeriod, testApp } from '../helpers/app.js';
@@ -47,6 +48,33 @@ describe('usage counting', () => {
     const { year, month } = currentPeriod();
     const endpoints = (await usageCountersRepository(store.db).list({ year, month })).map((r) => r.endpoint);
     assert.ok(!endpoints.some((e) => e.includes('no-such-endpoint') || e === '/health'), endpoints.join(' '));
+  });
+
+  it('lets an in-flight request finish when the server closes, and counts it', async () => {
+    const slow: ServiceDefinition = {
+      name: 'face-analysis',
+      prefix: '/slow',
+      description: 'slow probe',
+      errorStyle: 'coded',
+      jsonAsTextPlain: false,
+      plugin: async (scope) => {
+        scope.get('/wait', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return { done: true };
+        });
+      },
+    };
+    const app = await testApp({}, { store, services: [slow] });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const inFlight = fetch(`http://127.0.0.1:${port}/slow/wait`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = app.close();
+    const response = await inFlight;
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { done: true });
+    await closed;
+    assert.equal(await countOf('face-analysis', '/wait'), 1);
   });
 
   it('writes pending counts at shutdown, after in-flight requests finish', async () => {
