@@ -4,6 +4,7 @@ import { ALL_SERVICES } from '../services/index.js';
 import { ApiError } from '../server/errors/api-error.js';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { SERVICE_NAMES, type ServiceName } from '../server/service-definition.js';
+import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
@@ -92,7 +93,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ApiError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError].some((kind) => error instanceof kind);
+    if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;
     } else {

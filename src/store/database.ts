@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockDirectory } from './directory-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -31,12 +32,13 @@ export interface Store {
  * await store.close();
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const dialect = options.kind === 'pglite' ? await pgliteDialect(options.dataDir) : await postgresDialect(options);
+  const { dialect, release } = options.kind === 'pglite' ? await pgliteDialect(options.dataDir) : { dialect: await postgresDialect(options), release: () => undefined };
   const db = new Kysely<Database>({ dialect });
   try {
     await migrate(db, options.kind === 'postgres' ? (options.schema ?? 'public') : 'public');
   } catch (error) {
     await db.destroy();
+    release();
     throw error;
   }
   return {
@@ -47,6 +49,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     async close() {
       await db.destroy();
+      release();
     },
   };
 }
@@ -69,11 +72,17 @@ async function migrate(db: Kysely<Database>, schema: string): Promise<void> {
   }
 }
 
-async function pgliteDialect(dataDir: string): Promise<Dialect> {
-  if (dataDir === 'memory://') return new PGliteDialect(await PGlite.create());
+async function pgliteDialect(dataDir: string): Promise<{ dialect: Dialect; release: () => void }> {
+  if (dataDir === 'memory://') return { dialect: new PGliteDialect(await PGlite.create()), release: () => undefined };
   const directory = path.resolve(dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
-  return new PGliteDialect(await PGlite.create(directory));
+  const release = lockDirectory(path.resolve(dataDir));
+  try {
+    return { dialect: new PGliteDialect(await PGlite.create(directory)), release };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 async function postgresDialect(options: Extract<StoreOptions, { kind: 'postgres' }>): Promise<Dialect> {

@@ -35,6 +35,20 @@ describe('veriport CLI', () => {
     assert.ok(parseCsv(run.stdout).some((r) => r.endpoint === '/shutdown' && r.counter === '2'), run.stdout);
   });
 
+  it('refuses to open a data directory a running server holds, and reports through --url instead', async () => {
+    const server = await startServer({ VERIPORT_DATA_DIR: dataDir });
+    try {
+      const direct = await runCli(['report'], { VERIPORT_DATA_DIR: dataDir });
+      assert.equal(direct.code, 2);
+      assert.match(direct.stderr, /is in use by process \d+.*--url/);
+      const remote = await runCli(['report', '--server', 'face-matching', '--url', server.url], {});
+      assert.equal(remote.code, 0, remote.stderr);
+      assert.ok(parseCsv(remote.stdout).some((r) => r.endpoint === '/version'), remote.stdout);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
   it('exits 2 with a clear message on bad configuration or usage', async () => {
     const badPort = await runCli(['serve', '--port', 'eighty'], { VERIPORT_DATA_DIR: dataDir });
     assert.equal(badPort.code, 2);

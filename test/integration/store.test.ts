@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -8,6 +8,7 @@ import { encryptEnvelope } from '../../src/client/envelope.js';
 import { decryptEnvelope } from '../../src/crypto/envelope.js';
 import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
 import { openStore } from '../../src/store/database.js';
+import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
 import { storeBackends } from '../helpers/stores.js';
@@ -91,6 +92,26 @@ describe('store on a PGlite data directory', () => {
       const second = await openStore({ kind: 'pglite', dataDir: dir });
       assert.equal((await usageCountersRepository(second.db).list({}))[0]?.counter, 9);
       await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('PGlite data directory lock', () => {
+  it('refuses a second opener while the first holds the directory, and frees it on close', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'veriport-lock-'));
+    try {
+      const holder = await openStore({ kind: 'pglite', dataDir: dir });
+      // Another process's lock: this process's own pid would be taken as its own stale lock.
+      writeFileSync(path.join(dir, 'veriport.lock'), String(process.ppid));
+      await assert.rejects(openStore({ kind: 'pglite', dataDir: dir }), DirectoryLockedError);
+      writeFileSync(path.join(dir, 'veriport.lock'), String(process.pid));
+      await holder.close();
+      assert.ok(!existsSync(path.join(dir, 'veriport.lock')));
+      writeFileSync(path.join(dir, 'veriport.lock'), '999999999'); // left by a process that is gone
+      const next = await openStore({ kind: 'pglite', dataDir: dir });
+      await next.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
