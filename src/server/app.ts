@@ -42,6 +42,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store ?? (await openConfiguredStore(config));
   const ownsStore = options.store === undefined;
   let closing = false;
+  const codedErrors = errorHandler('coded');
 
   const app = Fastify({
     logger: loggerOptions(options.logger, config),
@@ -50,10 +51,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     pluginTimeout: 120_000,
     // Errors raised before routing (a malformed URL) would otherwise get Fastify's own body shape.
-    frameworkErrors: errorHandler('coded'),
+    frameworkErrors: codedErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setErrorHandler(errorHandler('coded'));
+  app.setErrorHandler(codedErrors);
   app.setNotFoundHandler(notFoundHandler('coded'));
 
   try {
@@ -78,13 +79,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('preClose', async () => {
       closing = true;
     });
+    // A keep-alive connection busy when the stop began would otherwise stay open until its idle
+    // timeout (72 s) and hold the stop that long: answers sent while closing end their connection.
+    app.addHook('onSend', async (_request, reply) => {
+      if (closing) reply.header('connection', 'close');
+    });
     // onClose runs once in-flight requests are done: write what they counted, then close the store.
     app.addHook('onClose', async () => {
       await usage.stop();
       if (ownsStore) await store.close();
     });
-    usage.start();
     await app.ready();
+    usage.start();
     return app;
   } catch (error) {
     if (ownsStore) await store.close();
