@@ -7,30 +7,36 @@ import { describe, it } from 'node:test';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { decryptEnvelope } from '../../src/crypto/envelope.js';
 import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
-import { openStore } from '../../src/store/database.js';
+import { openStore, type Store } from '../../src/store/database.js';
 import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
-import { storeBackends } from '../helpers/stores.js';
+import { storeBackends, type StoreBackend } from '../helpers/stores.js';
+
+/** Runs `body` on a fresh store of the backend and closes it afterwards. */
+async function withStore(backend: StoreBackend, body: (store: Store) => Promise<void>): Promise<void> {
+  const store = await backend.open();
+  try {
+    await body(store);
+  } finally {
+    await store.close();
+  }
+}
 
 for (const backend of storeBackends()) {
   describe(`store on ${backend.name}`, () => {
     it('adds concurrent increments of one counter without losing any', async () => {
-      const store = await backend.open();
-      try {
+      await withStore(backend, async (store) => {
         const counters = usageCountersRepository(store.db);
         const row = { serverName: 'face-matching', year: 2026, month: 11, endpoint: '/compare', counter: 1 };
         await Promise.all(Array.from({ length: 40 }, () => counters.addCounts([row, { ...row, endpoint: '/verify/{cacheName}', counter: 2 }])));
         const rows = await counters.list({ serverName: 'face-matching' });
         assert.deepEqual(rows.map((r) => `${r.endpoint} ${r.counter}`), ['/compare 40', '/verify/{cacheName} 80']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('filters and resets by server, year and month', async () => {
-      const store = await backend.open();
-      try {
+      await withStore(backend, async (store) => {
         const counters = usageCountersRepository(store.db);
         const base = { serverName: 'a', endpoint: '/x', counter: 1 };
         await counters.addCounts([
@@ -43,14 +49,11 @@ for (const backend of storeBackends()) {
         assert.equal((await counters.list({ serverName: 'a', year: 2026 })).length, 2);
         assert.equal(await counters.reset({ serverName: 'a', month: 2 }), 2);
         assert.deepEqual((await counters.list({})).map((r) => `${r.serverName} ${r.year}-${r.month}`), ['a 2026-1', 'b 2026-2']);
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('generates the envelope key once; replicas starting together share the stored one', async () => {
-      const store = await backend.open();
-      try {
+      await withStore(backend, async (store) => {
         const repository = serverKeysRepository(store.db);
         const [first, second] = await Promise.all([
           loadServerKeyPair({ kind: 'store', repository }),
@@ -62,22 +65,17 @@ for (const backend of storeBackends()) {
         assert.equal(again.publicKeyPem, first.publicKeyPem);
         const envelope = encryptEnvelope('hello', first.publicKeyPem);
         assert.equal(decryptEnvelope(envelope, again.privateKey).toString(), 'hello');
-      } finally {
-        await store.close();
-      }
+      });
     });
 
     it('keeps a generated private key encrypted when a passphrase is configured', async () => {
-      const store = await backend.open();
-      try {
+      await withStore(backend, async (store) => {
         const repository = serverKeysRepository(store.db);
         await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
         assert.match((await repository.find('envelope'))?.privateKeyPem ?? '', /BEGIN ENCRYPTED PRIVATE KEY/);
         await assert.rejects(loadServerKeyPair({ kind: 'store', repository, passphrase: 'wrong' }));
         await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
-      } finally {
-        await store.close();
-      }
+      });
     });
   });
 }

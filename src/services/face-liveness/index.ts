@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { decryptJsonEnvelope } from '../../crypto/envelope.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
-import { CodedError, EncryptedRequest } from './schemas.js';
+import { CodedError } from '../../server/schemas/coded-error.js';
+import { EncryptedRequest } from './schemas.js';
 
 async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -12,5 +12,3 @@ export const EncryptedRequest = Type.Object(
   { description: 'encrypted request' },
 );
 export type EncryptedRequest = Static<typeof EncryptedRequest>;
-
-export const CodedError = Type.Object({ error: Type.Object({ code: Type.Integer(), description: Type.String() }) });

@@ -1,10 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CodedError } from '../../server/schemas/coded-error.js';
 
-/** Error body of the coded services (Doc 3 D), for the OpenAPI document. */
-export const CodedError = Type.Object(
-  { error: Type.Object({ code: Type.Integer(), description: Type.String() }) },
-  { description: 'error: code (spec 400 codes -1..-6; other statuses see docs/errors.md) and description' },
-);
 
 const Year = Type.Integer({ minimum: 0, description: 'year, e.g. 2026; 0 or left out = all years' });
 const Month = Type.Integer({ minimum: 0, description: 'month 1-12; 0 or left out = all months' });
