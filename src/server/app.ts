@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
+import { FaceEngine } from '../engines/face/face-engine.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
 import { serverKeysRepository } from '../store/server-keys.js';
@@ -21,6 +22,8 @@ export interface AppOptions {
   readonly store?: Store;
   /** A key pair to use instead of loading one (tests share one to skip RSA generation). */
   readonly serverKeys?: ServerKeyPair;
+  /** A running face engine to share (tests: one pool for many apps); the app does not close it. */
+  readonly faceEngine?: FaceEngine;
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
   readonly onShutdownRequested?: (app: FastifyInstance) => void;
   /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
@@ -61,8 +64,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const serverKeys = options.serverKeys ?? (await loadKeys(config, store));
     const usageRepository = usageCountersRepository(store.db);
     const usage = new UsageRecorder({ repository: usageRepository, flushIntervalMs: config.usageFlushIntervalMs, log: app.log });
+    // Started on first use: a server that serves no face request never loads the models.
+    let ownFaceEngine: FaceEngine | undefined;
+    const faceEngine = () => options.faceEngine ?? (ownFaceEngine ??= FaceEngine.start({ workers: config.faceWorkers }));
+    app.addHook('onClose', async () => {
+      await ownFaceEngine?.close();
+    });
     const dependencies: ServiceDependencies = {
+      config,
       store,
+      faceEngine,
       serverKeys,
       usage: { repository: usageRepository, flush: () => usage.flush() },
       adminConfirmCode: config.adminConfirmCode,

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Server configuration: read once at start from the environment and command-line flags, validated,
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
@@ -30,6 +32,12 @@ export interface VeriportConfig {
   readonly keyPassphrase: string | undefined;
   /** How long shutdown waits for in-flight requests before closing connections. */
   readonly shutdownTimeoutMs: number;
+  /** Face-engine worker threads (each holds its own models, ~150 MB). */
+  readonly faceWorkers: number;
+  /** Encounters a face-matching cache may hold, unless `faceCacheLimits` names the cache. */
+  readonly faceCacheLimit: number;
+  /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
+  readonly faceCacheLimits: ReadonlyMap<string, number>;
 }
 
 /** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
@@ -89,7 +97,26 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     publicKeyFile,
     keyPassphrase: optionalString(env.VERIPORT_KEY_PASSPHRASE),
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
+    faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
+    faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
   });
+}
+
+const MAX_CACHE_LIMIT = 10_000_000;
+
+function cacheLimits(raw: string | undefined, name: string): ReadonlyMap<string, number> {
+  const value = optionalString(raw);
+  const limits = new Map<string, number>();
+  if (value === undefined) return limits;
+  for (const entry of value.split(',')) {
+    const match = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry);
+    if (!match || Number(match[2]) < 1 || Number(match[2]) > MAX_CACHE_LIMIT) {
+      throw new ConfigError(`${name} must be a list like 'staff=500,visitors=20000' with limits from 1 to ${MAX_CACHE_LIMIT} (got '${entry.trim()}')`);
+    }
+    limits.set(match[1]!, Number(match[2]));
+  }
+  return limits;
 }
 
 function optionalString(value: string | undefined): string | undefined {

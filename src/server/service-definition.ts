@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServerKeyPair } from '../crypto/server-key-pair.js';
 import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
+import type { FaceEngine } from '../engines/face/face-engine.js';
+import type { VeriportConfig } from './config.js';
 import type { ErrorStyle } from './errors/error-body.js';
 
 /** The nine services of the spec, by the name the usage report uses for them. */
@@ -21,7 +23,10 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** What the server hands every service plugin; a service takes what it needs and nothing else. */
 export interface ServiceDependencies {
+  readonly config: VeriportConfig;
   readonly store: Store;
+  /** The shared face engine (worker pool), started on first use. */
+  readonly faceEngine: () => FaceEngine;
   readonly serverKeys: ServerKeyPair;
   readonly usage: {
     readonly repository: UsageCountersRepository;

@@ -20,8 +20,28 @@ export interface ServerKeysTable {
   created_at: Generated<Date>;
 }
 
+/** A named cache of a matching service; `generation` changes with every change to its encounters. */
+export interface BiometricCachesTable {
+  service: string;
+  cache_name: string;
+  generation: ColumnType<string | number, number | undefined, number>;
+}
+
+/** One template of one encounter: an encounter has one per algorithm it was enrolled for. */
+export interface BiometricTemplatesTable {
+  service: string;
+  cache_name: string;
+  encounter_id: string;
+  algorithm: string;
+  /** AES-256-GCM sealed template bytes (see src/crypto/template-sealing.ts). */
+  sealed_template: Uint8Array;
+  created_at: Generated<Date>;
+}
+
 /** Every table of the store, as Kysely sees it. */
 export interface Database {
   usage_counters: UsageCountersTable;
   server_keys: ServerKeysTable;
+  biometric_caches: BiometricCachesTable;
+  biometric_templates: BiometricTemplatesTable;
 }

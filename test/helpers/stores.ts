@@ -50,3 +50,13 @@ export function storeBackends(): StoreBackend[] {
   }
   return backends;
 }
+
+/** Runs `body` on a fresh store of the backend and closes it afterwards. */
+export async function withStore(backend: StoreBackend, body: (store: Store) => Promise<void>): Promise<void> {
+  const store = await backend.open();
+  try {
+    await body(store);
+  } finally {
+    await store.close();
+  }
+}

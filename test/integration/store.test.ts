@@ -11,17 +11,7 @@ import { openStore, type Store } from '../../src/store/database.js';
 import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
-import { storeBackends, type StoreBackend } from '../helpers/stores.js';
-
-/** Runs `body` on a fresh store of the backend and closes it afterwards. */
-async function withStore(backend: StoreBackend, body: (store: Store) => Promise<void>): Promise<void> {
-  const store = await backend.open();
-  try {
-    await body(store);
-  } finally {
-    await store.close();
-  }
-}
+import { storeBackends, withStore } from '../helpers/stores.js';
 
 for (const backend of storeBackends()) {
   describe(`store on ${backend.name}`, () => {

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './001-foundation.js';
+import * as biometricEncounters from './002-biometric-encounters.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -7,6 +8,6 @@ import * as foundation from './001-foundation.js';
  */
 export const migrationProvider: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '001-foundation': foundation };
+    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters };
   },
 };

@@ -1,0 +1,281 @@
+/**
+ * `npm run eval -- faces <dir> [--workers N] [--timing-images N]`
+ *
+ * Face-recognition accuracy and speed on a labelled folder (see face-dataset.ts): every same-identity
+ * pair is a genuine comparison, every other pair an impostor one. Evaluates the engine's algorithms
+ * (F200, F500) and the alternatives they were chosen against, prints a table, and writes
+ * reports/face-eval.{md,json}, reports/face-eval-det.svg and the score calibration tables
+ * src/engines/face/calibration/<algorithm>.json.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { F500_VIEWS, FACE_ALGORITHMS, type FaceAlgorithmName } from '../src/engines/face/algorithms.js';
+import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
+import { FaceEngine, type DecodedAnalysis } from '../src/engines/face/face-engine.js';
+import { normalisedSum, PLAIN_VIEW, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig } from '../src/engines/face/face-pipeline.js';
+import { DEFAULT_CROP_GEOMETRY } from '../src/engines/face/face-alignment.js';
+import { detSvg } from './det-plot.js';
+import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
+import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedScores } from './verification-metrics.js';
+
+export async function evalFaces(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { workers: { type: 'string' }, 'timing-images': { type: 'string', default: '40' }, 'no-calibration': { type: 'boolean', default: false } },
+  });
+  const dir = positionals[0];
+  if (!dir) throw new Error('usage: npm run eval -- faces <dir>');
+  const images = loadIdentityImages(dir);
+  const identities = new Set(images.map((i) => i.identity)).size;
+  const workers = Number(values.workers ?? availableParallelism());
+  console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
+
+  // Runs over the whole set (each variant's vectors come from one of these).
+  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'aligned crops, four views');
+  const unalignedRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelEyes: false } }, { views: [PLAIN_VIEW], description: false }, 'crops without roll correction');
+  const descriptionRun = await runAll(images, workers, {}, { views: [], description: true }, 'faceres descriptions');
+
+  const firstViews = (count: number) => vectorsOf(mainRun, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
+  const variants: Variant[] = [
+    { name: 'human mesh → aligned crop → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
+    { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
+    { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(4), embeddings: { views: F500_VIEWS, description: false } },
+    {
+      name: 'human mesh → crop without roll correction → faceRecognitionNet',
+      key: 'unaligned',
+      vectors: vectorsOf(unalignedRun, (f) => f.recognitionViews[0]),
+      embeddings: { views: [PLAIN_VIEW], description: false },
+      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelEyes: false } },
+    },
+    { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true } },
+  ];
+  for (const weight of [0.15, 0.3]) {
+    variants.push({
+      name: `4 views fused with faceres (weight ${weight})`,
+      key: `fusion-${weight}`,
+      vectors: images.map((_, i) => fuse(variants[2]!.vectors[i], variants[4]!.vectors[i], weight)),
+      embeddings: { views: F500_VIEWS, description: true },
+    });
+  }
+  for (const [name, algorithm] of Object.entries(FACE_ALGORITHMS)) {
+    const source = variants.find((v) => v.key === algorithm.evalVariant);
+    if (!source) throw new Error(`algorithm ${name} names unknown variant ${algorithm.evalVariant}`);
+    variants.push({ ...source, name: `${name}: ${source.name}`, key: name, algorithm: name as FaceAlgorithmName });
+  }
+
+  const timingSet = await timingImages(images.slice(0, Number(values['timing-images'])));
+  const results: VariantResult[] = [];
+  for (const variant of variants) {
+    const scores = sortScores(pairScores(images, variant.vectors));
+    const timing = await timeVariant(timingSet, variant);
+    results.push(summarise(variant, images, scores, timing));
+    console.log(`${variant.key}: EER ${pct(results.at(-1)!.eer)} FNMR@1e-3 ${pct(results.at(-1)!.fnmrAt1e3)} ms ${timing.toFixed(0)}`);
+    if (variant.algorithm && !values['no-calibration']) {
+      const table = buildCalibrationTable(variant.algorithm, scores.impostor, {
+        dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${scores.genuine.length} genuine / ${scores.impostor.length} impostor pairs)`,
+        command: `npm run eval -- faces ${dir}`,
+        date: new Date().toISOString().slice(0, 10),
+      });
+      writeFileSync(join('src/engines/face/calibration', `${variant.algorithm}.json`), `${JSON.stringify(table, null, 1)}\n`);
+    }
+  }
+  writeReports(dir, images.length, identities, workers, results);
+}
+
+interface Variant {
+  readonly name: string;
+  readonly key: string;
+  readonly vectors: Array<Float32Array | undefined>;
+  readonly embeddings: EmbeddingOptions;
+  readonly pipeline?: Partial<FacePipelineConfig>;
+  readonly algorithm?: FaceAlgorithmName;
+}
+
+interface VariantResult {
+  readonly name: string;
+  readonly key: string;
+  readonly dims: number;
+  readonly noFace: number;
+  readonly genuinePairs: number;
+  readonly impostorPairs: number;
+  readonly eer: number;
+  readonly fnmrAt1e2: number;
+  readonly fnmrAt1e3: number;
+  readonly thresholdAt1e3: number;
+  readonly auc: number;
+  readonly rank1: number;
+  readonly msPerImage640: number;
+  readonly det: Array<{ fmr: number; fnmr: number }>;
+}
+
+type Run = Array<FaceObservation | undefined>;
+
+async function runAll(images: readonly LabelledImage[], workers: number, pipeline: Partial<FacePipelineConfig>, embeddings: EmbeddingOptions, label: string): Promise<Run> {
+  const engine = FaceEngine.start({ workers, pipeline });
+  const started = performance.now();
+  try {
+    const analyses = await Promise.all(images.map((image) => engine.analyze(readFileSync(image.file), embeddings)));
+    console.log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return analyses.map(mainFace);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The face the photo is of: the largest (LFW photos can show other people behind). */
+function mainFace(analysis: DecodedAnalysis): FaceObservation | undefined {
+  return [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+}
+
+function vectorsOf(run: Run, pick: (face: FaceObservation) => Float32Array | undefined): Array<Float32Array | undefined> {
+  return run.map((face) => (face ? pick(face) : undefined));
+}
+
+
+/** Weighted score fusion as one vector: the cosine of the concatenation is the weighted mean of the two cosines. */
+function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: number): Float32Array | undefined {
+  if (!a || !b) return undefined;
+  const out = new Float32Array(a.length + b.length);
+  const wa = Math.sqrt((1 - weight));
+  const wb = Math.sqrt(weight);
+  a.forEach((v, i) => (out[i] = v * wa));
+  b.forEach((v, i) => (out[a.length + i] = v * wb));
+  return out;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with one are left out. */
+function pairScores(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): { genuine: Float64Array; impostor: Float64Array } {
+  const genuine: number[] = [];
+  const impostor: number[] = [];
+  for (let i = 0; i < images.length; i++) {
+    for (let j = i + 1; j < images.length; j++) {
+      const same = images[i]!.identity === images[j]!.identity;
+      const a = vectors[i];
+      const b = vectors[j];
+      if (!a || !b) {
+        if (same) genuine.push(-Infinity);
+        continue;
+      }
+      (same ? genuine : impostor).push(dot(a, b));
+    }
+  }
+  return { genuine: Float64Array.from(genuine), impostor: Float64Array.from(impostor) };
+}
+
+/** Leave-one-out closed-set rank-1: is each image's nearest other image of the same person? */
+function rankOne(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): number {
+  let hits = 0;
+  for (let i = 0; i < images.length; i++) {
+    const probe = vectors[i];
+    if (!probe) continue;
+    let best = -Infinity;
+    let bestJ = -1;
+    for (let j = 0; j < images.length; j++) {
+      const candidate = vectors[j];
+      if (j === i || !candidate) continue;
+      const s = dot(probe, candidate);
+      if (s > best) {
+        best = s;
+        bestJ = j;
+      }
+    }
+    if (bestJ >= 0 && images[bestJ]!.identity === images[i]!.identity) hits++;
+  }
+  return hits / images.length;
+}
+
+/** The first images centred on a 640×480 grey canvas at 2× (a selfie-sized face), for timing. */
+async function timingImages(images: readonly LabelledImage[]): Promise<Buffer[]> {
+  return Promise.all(
+    images.map(async (image) => {
+      const face = await sharp(readFileSync(image.file)).resize({ height: 300 }).toBuffer();
+      const meta = await sharp(face).metadata();
+      return sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+        .composite([{ input: face, left: Math.round((640 - (meta.width ?? 300)) / 2), top: 90 }])
+        .jpeg({ quality: 90 })
+        .toBuffer();
+    }),
+  );
+}
+
+/** Median single-thread milliseconds per 640×480 image (decode, detection, embedding), on one worker. */
+async function timeVariant(images: readonly Buffer[], variant: Variant): Promise<number> {
+  const engine = FaceEngine.start({ workers: 1, pipeline: variant.pipeline ?? {} });
+  try {
+    await engine.analyze(images[0]!, variant.embeddings);
+    const times: number[] = [];
+    for (const image of images) {
+      const a = await engine.analyze(image, variant.embeddings);
+      times.push(a.decodeMs + a.timings.detectMs + a.timings.embedMs);
+    }
+    return median(times);
+  } finally {
+    await engine.close();
+  }
+}
+
+function summarise(variant: Variant, images: readonly LabelledImage[], scores: SortedScores, msPerImage640: number): VariantResult {
+  const at1e3 = fnmrAtFmr(scores, 1e-3);
+  return {
+    name: variant.name,
+    key: variant.key,
+    dims: variant.vectors.find(Boolean)?.length ?? 0,
+    noFace: variant.vectors.filter((v) => !v).length / images.length,
+    genuinePairs: scores.genuine.length,
+    impostorPairs: scores.impostor.length,
+    eer: equalErrorRate(scores).eer,
+    fnmrAt1e2: fnmrAtFmr(scores, 1e-2).fnmr,
+    fnmrAt1e3: at1e3.fnmr,
+    thresholdAt1e3: at1e3.threshold,
+    auc: rocAuc(scores),
+    rank1: rankOne(images, variant.vectors),
+    msPerImage640,
+    det: detCurve(scores),
+  };
+}
+
+function writeReports(dir: string, imageCount: number, identities: number, workers: number, results: readonly VariantResult[]): void {
+  mkdirSync('reports', { recursive: true });
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const header = '| pipeline | dims | no face | genuine / impostor pairs | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|';
+  const rows = results.map((r) => `| ${r.name} | ${r.dims} | ${pct(r.noFace)} | ${r.genuinePairs} / ${r.impostorPairs} | ${pct(r.eer)} | ${pct(r.fnmrAt1e2)} | ${pct(r.fnmrAt1e3)} (${r.thresholdAt1e3.toFixed(3)}) | ${r.auc.toFixed(4)} | ${pct(r.rank1)} | ${r.msPerImage640.toFixed(0)} |`);
+  const table = [header, ...rows].join('\n');
+  console.log(`\n${table}\n`);
+  const md = `# Face recognition evaluation
+
+Produced by \`npm run eval -- faces ${dir}\` on ${new Date().toISOString().slice(0, 10)}: ${imageCount} images of ${identities} identities,
+every same-identity pair genuine and every other pair impostor; cosine similarity. ${workers} worker threads for the
+accuracy runs; timing is the median single-thread time (decode + detection + embedding) of each pipeline on one worker
+over images centred on a 640×480 canvas, on ${cpu}.
+
+A genuine pair with an image where no face was found counts as a false non-match at every threshold; impostor pairs
+with such an image are left out. Rank-1 is leave-one-out closed-set identification over all images (an image with no
+face counts as a miss). When an image holds several faces the largest is used.
+
+${table}
+
+![DET](face-eval-det.svg)
+`;
+  writeFileSync('reports/face-eval.md', md);
+  writeFileSync('reports/face-eval.json', `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`);
+  writeFileSync('reports/face-eval-det.svg', detSvg(`DET on ${basename(dir)} (${imageCount} images)`, results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det }))));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(2)}%`;
+}

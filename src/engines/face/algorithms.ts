@@ -1,0 +1,51 @@
+import { normalisedSum, PLAIN_VIEW, type CropView, type EmbeddingOptions, type FaceObservation } from './face-pipeline.js';
+
+/** The spec's two face algorithms: F200 (fast) and F500 (most accurate). */
+export type FaceAlgorithmName = 'F200' | 'F500';
+
+export const FACE_ALGORITHM_NAMES: readonly FaceAlgorithmName[] = ['F200', 'F500'];
+
+export interface FaceAlgorithm {
+  readonly name: FaceAlgorithmName;
+  readonly summary: string;
+  /** What the pipeline must compute for this algorithm. */
+  readonly embeddings: EmbeddingOptions;
+  readonly dimensions: number;
+  /** The evaluation variant (eval/faces.ts) this algorithm is; its calibration table comes from there. */
+  readonly evalVariant: string;
+  /** The template vector (unit length) of an analysed face. */
+  templateVector(face: FaceObservation): Float32Array;
+}
+
+/** F500's views: the standard crop and a 5% closer one, each also mirrored. The first is F200's. */
+export const F500_VIEWS: readonly CropView[] = [PLAIN_VIEW, { zoom: 1, mirrored: true }, { zoom: 1.054, mirrored: false }, { zoom: 1.054, mirrored: true }];
+
+/**
+ * Chosen by measurement (reports/face-eval.md): both read human's mesh-aligned crop with face-api's
+ * faceRecognitionNet. F200 embeds one crop; F500 averages four views of it (mirror and a closer
+ * framing), which lowers the EER and the FNMR at FMR 10^-3 at about 50 ms more per face. F500's first
+ * view is F200's crop, so one F500 pass yields both templates.
+ */
+export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>> = {
+  F200: {
+    name: 'F200',
+    summary: 'mesh-aligned crop, faceRecognitionNet (128-d)',
+    embeddings: { views: [PLAIN_VIEW], description: false },
+    dimensions: 128,
+    evalVariant: 'aligned',
+    templateVector: (face) => views(face, 1)[0]!,
+  },
+  F500: {
+    name: 'F500',
+    summary: 'four views of the mesh-aligned crop (mirror, closer framing), faceRecognitionNet averaged (128-d)',
+    embeddings: { views: F500_VIEWS, description: false },
+    dimensions: 128,
+    evalVariant: 'aligned-4views',
+    templateVector: (face) => normalisedSum(views(face, F500_VIEWS.length)),
+  },
+};
+
+function views(face: FaceObservation, count: number): readonly Float32Array[] {
+  if (face.recognitionViews.length < count) throw new Error('the pipeline did not compute the views this algorithm needs');
+  return face.recognitionViews.slice(0, count);
+}

@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { ImageDecodeError } from './image-decoding.js';
+import type { EmbeddingOptions, FacePipelineConfig, ImageAnalysis } from './face-pipeline.js';
+import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData } from './face-worker.js';
+
+export interface FaceEngineConfig {
+  /** Worker threads, each with its own copy of the models (~150 MB). Default: the number of cores. */
+  readonly workers: number;
+  readonly pipeline?: Partial<FacePipelineConfig>;
+}
+
+export interface DecodedAnalysis extends ImageAnalysis {
+  readonly width: number;
+  readonly height: number;
+  readonly decodeMs: number;
+}
+
+// Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
+const WORKER_FILE = new URL(`./face-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * The face engine: a pool of worker threads, each holding the detection, landmark and recognition
+ * models, so analysis runs in parallel and off the event loop.
+ *
+ * @example
+ * const engine = FaceEngine.start({ workers: 2 });
+ * const { faces } = await engine.analyze(jpegBytes, FACE_ALGORITHMS.F500.embeddings);
+ * await engine.close();
+ */
+export class FaceEngine {
+  private constructor(private readonly pool: Piscina<AnalyzeTask, AnalyzeOutcome>) {}
+
+  static start(config: Partial<FaceEngineConfig> = {}): FaceEngine {
+    const workers = Math.max(1, config.workers ?? availableParallelism());
+    const workerData: FaceWorkerData = { pipeline: config.pipeline ?? {} };
+    const pool = new Piscina<AnalyzeTask, AnalyzeOutcome>({
+      filename: WORKER_FILE.href,
+      minThreads: workers,
+      maxThreads: workers,
+      // One image at a time per worker: the models are single-threaded WASM.
+      concurrentTasksPerWorker: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData,
+    });
+    return new FaceEngine(pool);
+  }
+
+  /** Loads the models in every worker now rather than on the first request. */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.pool.threads.length || 1 }, () => this.pool.run({} as AnalyzeTask, { name: 'warm' })));
+  }
+
+  /**
+   * Decodes an image and finds, measures and embeds its faces.
+   *
+   * @throws {ImageDecodeError} when the bytes are not a supported image
+   */
+  async analyze(image: Uint8Array, embeddings: EmbeddingOptions): Promise<DecodedAnalysis> {
+    const outcome = await this.pool.run({ image, embeddings });
+    if (!outcome.ok) throw new ImageDecodeError(outcome.message);
+    const { ok: _ok, ...analysis } = outcome;
+    return analysis;
+  }
+
+  get workers(): number {
+    return this.pool.options.maxThreads;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

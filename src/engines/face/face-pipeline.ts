@@ -1,0 +1,155 @@
+import type * as tfTypes from '@tensorflow/tfjs-core';
+import { cropTransform, DEFAULT_CROP_GEOMETRY, keyPoints, sampleCrop, type CropGeometry, type FaceKeyPoints } from './face-alignment.js';
+import { FaceDetector, type DetectedFace } from './face-detector.js';
+import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
+import type { RgbImage } from './raster.js';
+import { startTfjs } from './tfjs-runtime.js';
+
+/**
+ * One aligned crop the recognition net reads: `zoom` scales the face in the crop (1 = the standard
+ * framing, 1.05 = 5% larger), `mirrored` flips it left-right. Averaging the embeddings of a few views
+ * (test-time augmentation) evens out alignment noise.
+ */
+export interface CropView {
+  readonly zoom: number;
+  readonly mirrored: boolean;
+}
+
+/** The plain standard crop. */
+export const PLAIN_VIEW: CropView = { zoom: 1, mirrored: false };
+
+/** What the pipeline computes for each face, beyond detection and landmarks. */
+export interface EmbeddingOptions {
+  /** Crops to embed with faceRecognitionNet (128-d each); none: no recognition. */
+  readonly views: readonly CropView[];
+  /** human's 1024-d `faceres` description. */
+  readonly description: boolean;
+}
+
+export interface FacePipelineConfig {
+  readonly maxFaces: number;
+  readonly minConfidence: number;
+  readonly iris: boolean;
+  /** Whether to load `faceres` (needed by any algorithm or caller that asks for `description`). */
+  readonly description: boolean;
+  readonly geometry: CropGeometry;
+}
+
+export const DEFAULT_PIPELINE_CONFIG: FacePipelineConfig = {
+  maxFaces: 5,
+  minConfidence: 0.3,
+  iris: false,
+  description: true,
+  geometry: DEFAULT_CROP_GEOMETRY,
+};
+
+/** One face with its measurements, in the decoded image's pixel coordinates. */
+export interface FaceObservation {
+  readonly box: readonly [number, number, number, number];
+  readonly score: number;
+  readonly pose: DetectedFace['pose'];
+  readonly keyPoints: FaceKeyPoints;
+  readonly mesh: DetectedFace['mesh'];
+  /** Unit embedding of each requested view, in the order asked. */
+  readonly recognitionViews: readonly Float32Array[];
+  /** Unit vector. */
+  readonly description: Float32Array | undefined;
+}
+
+/** Milliseconds spent per stage of one `analyze` call (single thread). */
+export interface StageTimings {
+  readonly detectMs: number;
+  readonly embedMs: number;
+}
+
+export interface ImageAnalysis {
+  readonly faces: FaceObservation[];
+  readonly timings: StageTimings;
+}
+
+/**
+ * Detect → landmarks → align → embed, for every face of an image. Holds the loaded models; one per
+ * worker thread.
+ *
+ * @example
+ * const pipeline = await FacePipeline.load();
+ * const { faces } = await pipeline.analyze(await decodeImage(bytes), { views: [PLAIN_VIEW], description: false });
+ */
+export class FacePipeline {
+  private constructor(
+    private readonly tf: typeof tfTypes,
+    private readonly detector: FaceDetector,
+    private readonly recognizer: FaceRecognizer,
+    readonly config: FacePipelineConfig,
+  ) {}
+
+  static async load(config: FacePipelineConfig = DEFAULT_PIPELINE_CONFIG): Promise<FacePipeline> {
+    const tf = await startTfjs();
+    const [detector, recognizer] = await Promise.all([
+      FaceDetector.load({ maxFaces: config.maxFaces, minConfidence: config.minConfidence, iris: config.iris, description: config.description }),
+      FaceRecognizer.load(),
+    ]);
+    return new FacePipeline(tf, detector, recognizer, config);
+  }
+
+  async analyze(image: RgbImage, options: EmbeddingOptions): Promise<ImageAnalysis> {
+    const tf = this.tf;
+    const started = performance.now();
+    const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    let detected: DetectedFace[];
+    try {
+      detected = await this.detector.detect(input, options.description);
+    } finally {
+      input.dispose();
+    }
+    const detectedAt = performance.now();
+    const observations: FaceObservation[] = [];
+    for (const face of detected) {
+      const points = keyPoints(face.mesh);
+      let recognitionViews: Float32Array[] = [];
+      if (options.views.length > 0) {
+        const crops = options.views.map((view) => {
+          const geometry = { ...this.config.geometry, eyeToMouth: this.config.geometry.eyeToMouth * view.zoom };
+          return sampleCrop(image, cropTransform(points, RECOGNIZER_INPUT_SIZE, geometry), view.mirrored);
+        });
+        const batch = tf.tensor4d(concat(crops), [crops.length, RECOGNIZER_INPUT_SIZE, RECOGNIZER_INPUT_SIZE, 3], 'float32');
+        try {
+          recognitionViews = await this.recognizer.embed(batch);
+        } finally {
+          batch.dispose();
+        }
+      }
+      observations.push({
+        box: face.box,
+        score: face.score,
+        pose: face.pose,
+        keyPoints: points,
+        mesh: face.mesh,
+        recognitionViews,
+        description: options.description && face.description ? normalisedSum([face.description]) : undefined,
+      });
+    }
+    return { faces: observations, timings: { detectMs: detectedAt - started, embedMs: performance.now() - detectedAt } };
+  }
+}
+
+function concat(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Sum of vectors, scaled to unit length. */
+export function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = out[i]! + v[i]!;
+  let norm = 0;
+  for (const x of out) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm;
+  return out;
+}

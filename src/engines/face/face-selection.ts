@@ -1,0 +1,47 @@
+import type { FaceObservation } from './face-pipeline.js';
+
+export interface SubjectRules {
+  /** Smallest distance between the eye centres, in pixels, for a face to be measured reliably. */
+  readonly minInterEyePixels: number;
+  /** Another face at least this share of the largest face's width means the photo shows several people. */
+  readonly competingFaceRatio: number;
+}
+
+/**
+ * Matching reads faces down to about 20 px between the eyes (LFW's 150-px photos hold ~30 px); a
+ * second face over half the size of the first is another person in the picture, not a face far in
+ * the background.
+ */
+export const DEFAULT_SUBJECT_RULES: SubjectRules = { minInterEyePixels: 20, competingFaceRatio: 0.5 };
+
+export type SubjectFace =
+  | { readonly ok: true; readonly face: FaceObservation; readonly interEyePixels: number }
+  | { readonly ok: false; readonly reason: 'no-face' | 'several-faces' | 'face-too-small'; readonly message: string };
+
+/**
+ * The one face an image is about: refuses an image with no face, with several comparable faces, or
+ * whose face is too small to measure, each with a message that says which.
+ *
+ * @example
+ * const subject = selectSubjectFace(analysis.faces);
+ * if (!subject.ok) throw invalidValue(`probe: ${subject.message}`);
+ */
+export function selectSubjectFace(faces: readonly FaceObservation[], rules: SubjectRules = DEFAULT_SUBJECT_RULES): SubjectFace {
+  if (faces.length === 0) return { ok: false, reason: 'no-face', message: 'no face found in the image' };
+  const bySize = [...faces].sort((a, b) => b.box[2] - a.box[2]);
+  const main = bySize[0]!;
+  const competing = bySize.slice(1).filter((f) => f.box[2] >= rules.competingFaceRatio * main.box[2]);
+  if (competing.length > 0) {
+    return { ok: false, reason: 'several-faces', message: `${competing.length + 1} faces found in the image; it must show one person` };
+  }
+  const { rightEye, leftEye } = main.keyPoints;
+  const interEyePixels = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+  if (interEyePixels < rules.minInterEyePixels) {
+    return {
+      ok: false,
+      reason: 'face-too-small',
+      message: `the face is too small: ${interEyePixels.toFixed(0)} pixels between the eyes, at least ${rules.minInterEyePixels} needed`,
+    };
+  }
+  return { ok: true, face: main, interEyePixels };
+}

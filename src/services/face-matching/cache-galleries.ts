@@ -1,0 +1,168 @@
+import type { TemplateSealer } from '../../crypto/template-sealing.js';
+import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
+import { VectorGallery } from '../../engines/matching/vector-gallery.js';
+import { decodeTemplate, encodeTemplate } from '../../engines/templates/template-codec.js';
+import type { BiometricEncountersRepository, EncounterTemplates } from '../../store/biometric-encounters.js';
+import type { FaceVectors } from './face-samples.js';
+
+/** A cache as held in memory: one gallery per algorithm, and the encounters that could not be read. */
+export interface LoadedCache {
+  readonly generation: number;
+  readonly galleries: ReadonlyMap<FaceAlgorithmName, VectorGallery>;
+  /** Every encounter id of the cache. */
+  readonly ids: ReadonlySet<string>;
+  /** Encounters whose stored template did not open or decode, with why. */
+  readonly unreadable: ReadonlyMap<string, string>;
+}
+
+interface MutableCache {
+  generation: number;
+  galleries: Map<FaceAlgorithmName, VectorGallery>;
+  ids: Set<string>;
+  unreadable: Map<string, string>;
+}
+
+/**
+ * The face-matching caches: stored sealed in the database (the source of truth, shared by replicas)
+ * and mirrored in memory as contiguous galleries for fast search. Every read checks the cache's
+ * generation in the store and reloads when another process changed it; this process's own changes
+ * are applied in place.
+ *
+ * @example
+ * const caches = new CacheGalleries(repository, sealer, 'face-matching');
+ * await caches.add('staff', [{ id: 'alice', vectors: { F200: v200, F500: v500 } }], 10_000);
+ * const { galleries } = await caches.fresh('staff');
+ */
+export class CacheGalleries {
+  private readonly caches = new Map<string, MutableCache>();
+  private readonly loading = new Map<string, Promise<MutableCache>>();
+
+  constructor(
+    private readonly repository: BiometricEncountersRepository,
+    private readonly sealer: TemplateSealer,
+    private readonly service: string,
+  ) {}
+
+  /** The cache as the store holds it now. */
+  async fresh(cache: string): Promise<LoadedCache> {
+    const generation = (await this.repository.generation(cache)) ?? 0;
+    const held = this.caches.get(cache);
+    if (held && held.generation >= generation) return held;
+    return this.reload(cache);
+  }
+
+  /** Adds encounters (all or none); the outcome of the store decides. */
+  async add(cache: string, encounters: ReadonlyArray<{ id: string; vectors: FaceVectors }>, limit: number) {
+    const outcome = await this.repository.add(cache, encounters.map((e) => this.seal(cache, e.id, e.vectors)), limit);
+    if (outcome.kind === 'added') this.applyInPlace(cache, outcome.generation, (c) => encounters.forEach((e) => this.put(c, e.id, e.vectors)));
+    return outcome;
+  }
+
+  async replace(cache: string, id: string, vectors: FaceVectors) {
+    const outcome = await this.repository.replace(cache, this.seal(cache, id, vectors));
+    if (outcome.kind === 'updated') {
+      this.applyInPlace(cache, outcome.generation, (c) => {
+        this.drop(c, id);
+        this.put(c, id, vectors);
+      });
+    }
+    return outcome;
+  }
+
+  async remove(cache: string, id: string): Promise<boolean> {
+    const generation = await this.repository.remove(cache, id);
+    if (generation === undefined) return false;
+    this.applyInPlace(cache, generation, (c) => this.drop(c, id));
+    return true;
+  }
+
+  async dropAll(cache: string): Promise<number> {
+    const { removed, generation } = await this.repository.drop(cache);
+    this.applyInPlace(cache, generation, (c) => {
+      c.galleries.clear();
+      c.ids.clear();
+      c.unreadable.clear();
+    });
+    return removed;
+  }
+
+  /** Applies a change made by this process if the memory copy was current just before it; otherwise the next read reloads. */
+  private applyInPlace(cache: string, generation: number, change: (c: MutableCache) => void): void {
+    const held = this.caches.get(cache);
+    if (held && held.generation === generation - 1) {
+      change(held);
+      held.generation = generation;
+    } else {
+      this.caches.delete(cache);
+    }
+  }
+
+  private reload(cache: string): Promise<MutableCache> {
+    let pending = this.loading.get(cache);
+    if (!pending) {
+      pending = this.load(cache).finally(() => this.loading.delete(cache));
+      this.loading.set(cache, pending);
+    }
+    return pending;
+  }
+
+  private async load(cache: string): Promise<MutableCache> {
+    const { generation, templates } = await this.repository.load(cache);
+    const loaded: MutableCache = { generation, galleries: new Map(), ids: new Set(), unreadable: new Map() };
+    for (const stored of templates) {
+      loaded.ids.add(stored.encounterId);
+      const algorithm = FACE_ALGORITHM_NAMES.find((a) => a === stored.algorithm);
+      try {
+        if (!algorithm) throw new Error(`unknown algorithm ${stored.algorithm}`);
+        const template = decodeTemplate(this.sealer.open(stored.sealed, this.context(cache, stored.encounterId, algorithm)));
+        this.galleryOf(loaded, algorithm).add(stored.encounterId, template.vector);
+      } catch (error) {
+        loaded.unreadable.set(stored.encounterId, `stored template cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const held = this.caches.get(cache);
+    // A change this process applied while the load ran is newer: keep it.
+    if (held && held.generation > generation) return held;
+    this.caches.set(cache, loaded);
+    return loaded;
+  }
+
+  private put(c: MutableCache, id: string, vectors: FaceVectors): void {
+    c.ids.add(id);
+    for (const algorithm of FACE_ALGORITHM_NAMES) {
+      const vector = vectors[algorithm];
+      if (vector) this.galleryOf(c, algorithm).add(id, vector);
+    }
+  }
+
+  private drop(c: MutableCache, id: string): void {
+    c.ids.delete(id);
+    c.unreadable.delete(id);
+    for (const gallery of c.galleries.values()) gallery.remove(id);
+  }
+
+  private galleryOf(c: MutableCache, algorithm: FaceAlgorithmName): VectorGallery {
+    let gallery = c.galleries.get(algorithm);
+    if (!gallery) {
+      gallery = new VectorGallery(FACE_ALGORITHMS[algorithm].dimensions, 'int8');
+      c.galleries.set(algorithm, gallery);
+    }
+    return gallery;
+  }
+
+  private seal(cache: string, id: string, vectors: FaceVectors): EncounterTemplates {
+    return {
+      id,
+      templates: FACE_ALGORITHM_NAMES.flatMap((algorithm) => {
+        const vector = vectors[algorithm];
+        if (!vector) return [];
+        const bytes = encodeTemplate({ modality: 'face', algorithm, vector });
+        return [{ algorithm, sealed: this.sealer.seal(bytes, this.context(cache, id, algorithm)) }];
+      }),
+    };
+  }
+
+  private context(cache: string, id: string, algorithm: string): string {
+    return `${this.service}/${cache}/${id}/${algorithm}`;
+  }
+}

@@ -1,0 +1,110 @@
+import { decodeBase64 } from '../../crypto/base64.js';
+import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
+import type { EmbeddingOptions } from '../../engines/face/face-pipeline.js';
+import { selectSubjectFace } from '../../engines/face/face-selection.js';
+import { ImageDecodeError } from '../../engines/face/image-decoding.js';
+import { decodeTemplate, encodeTemplate, TemplateFormatError } from '../../engines/templates/template-codec.js';
+import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
+import type { FaceSample, Workflow } from './schemas.js';
+
+/** Unit vectors of one face, per algorithm; an imported template has only its own algorithm's. */
+export type FaceVectors = Partial<Record<FaceAlgorithmName, Float32Array>>;
+
+/**
+ * The algorithm a workflow asks for (F500 when no workflow is given).
+ *
+ * @example
+ * algorithmOf({ comparator: { algorithm: 'F200' } }); // 'F200'
+ */
+export function algorithmOf(workflow: Workflow | undefined): FaceAlgorithmName {
+  const name = workflow?.comparator.algorithm ?? 'F500';
+  if (!(FACE_ALGORITHM_NAMES as readonly string[]).includes(name)) {
+    throw invalidValue(`workflow.comparator.algorithm must be one of ${FACE_ALGORITHM_NAMES.join(', ')} (got '${name}')`);
+  }
+  const types = workflow?.comparator.faceTypes;
+  if (types !== undefined && types.some((t) => t !== 'VISIBLE_FRONTAL')) {
+    throw invalidValue(`workflow.comparator.faceTypes supports only VISIBLE_FRONTAL (got ${JSON.stringify(types)})`);
+  }
+  return name as FaceAlgorithmName;
+}
+
+/**
+ * Turns a probe, gallery item or encounter into unit vectors: an image is analysed by the face
+ * engine for every algorithm in `algorithms` (one pass), a template is checked and decoded.
+ *
+ * @example
+ * const vectors = await faceVectors(engine, body.probe, 'probe', ['F500']);
+ * @throws {ApiError} 400 with the spec code: -3 neither member, -6 both members, an image without
+ *   exactly one usable face, an undecodable image or template, or a template of another modality
+ */
+export async function faceVectors(engine: FaceEngine, sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]): Promise<FaceVectors> {
+  const image = sample.VISIBLE_FRONTAL;
+  const template = sample.import;
+  if (image !== undefined && template !== undefined) throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
+  if (image === undefined && template === undefined) {
+    throw new ApiError(400, ErrorCode.missingField, `mandatory field missing: '${field}.VISIBLE_FRONTAL' or '${field}.import'`);
+  }
+  if (template !== undefined) return importedVectors(template, field);
+  const bytes = decodeBase64(image!, `${field}.VISIBLE_FRONTAL`);
+  let analysis;
+  try {
+    analysis = await engine.analyze(bytes, embeddingsFor(algorithms));
+  } catch (error) {
+    if (error instanceof ImageDecodeError) throw invalidValue(`${field}.VISIBLE_FRONTAL: ${error.message}`);
+    throw error;
+  }
+  const subject = selectSubjectFace(analysis.faces);
+  if (!subject.ok) throw invalidValue(`${field}.VISIBLE_FRONTAL: ${subject.message}`);
+  const vectors: FaceVectors = {};
+  for (const name of algorithms) vectors[name] = FACE_ALGORITHMS[name].templateVector(subject.face);
+  return vectors;
+}
+
+/** The vector of one algorithm, or a 400 naming what the sample lacks. */
+export function vectorFor(vectors: FaceVectors, algorithm: FaceAlgorithmName, field: string): Float32Array {
+  const vector = vectors[algorithm];
+  if (!vector) {
+    const held = Object.keys(vectors).join(', ');
+    throw invalidValue(`${field}: the template is of algorithm ${held}; it cannot be compared with ${algorithm}`);
+  }
+  return vector;
+}
+
+/**
+ * A template in the export format: float32 (exact), base64.
+ *
+ * @example
+ * exportTemplate('F500', vectors.F500!); // 'VlBUTQEB...'
+ */
+export function exportTemplate(algorithm: FaceAlgorithmName, vector: Float32Array): string {
+  return encodeTemplate({ modality: 'face', algorithm, vector }).toString('base64');
+}
+
+/** What the engine must compute to serve all the given algorithms at once (their views are prefixes of one another). */
+export function embeddingsFor(algorithms: readonly FaceAlgorithmName[]): EmbeddingOptions {
+  const wanted = algorithms.map((a) => FACE_ALGORITHMS[a].embeddings);
+  const views = wanted.reduce((longest, e) => (e.views.length > longest.length ? e.views : longest), wanted[0]?.views ?? []);
+  return { views, description: wanted.some((e) => e.description) };
+}
+
+function importedVectors(base64: string, field: string): FaceVectors {
+  let template;
+  try {
+    template = decodeTemplate(decodeBase64(base64, `${field}.import`));
+  } catch (error) {
+    if (error instanceof TemplateFormatError) throw invalidValue(`${field}.import: ${error.message}`);
+    throw error;
+  }
+  if (template.modality !== 'face') throw invalidValue(`${field}.import: a ${template.modality} template cannot be used for face matching`);
+  const algorithm = FACE_ALGORITHM_NAMES.find((name) => name === template.algorithm);
+  if (!algorithm) throw invalidValue(`${field}.import: unknown face algorithm '${template.algorithm}'`);
+  if (template.vector.length !== FACE_ALGORITHMS[algorithm].dimensions) {
+    throw invalidValue(`${field}.import: an ${algorithm} template has ${FACE_ALGORITHMS[algorithm].dimensions} dimensions, not ${template.vector.length}`);
+  }
+  let norm = 0;
+  for (const v of template.vector) norm += v * v;
+  if (!(norm > 0)) throw invalidValue(`${field}.import: the template vector is zero`);
+  const unit = template.vector.map((v) => v / Math.sqrt(norm));
+  return { [algorithm]: unit };
+}

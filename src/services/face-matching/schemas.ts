@@ -1,0 +1,134 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CodedError } from '../../server/schemas/coded-error.js';
+
+const Base64 = (description: string) => Type.String({ format: 'base64', description });
+
+/** A face given as an image or as a template: exactly one of the two members. */
+export const FaceSample = Type.Object(
+  {
+    VISIBLE_FRONTAL: Type.Optional(Base64('face image (JPEG, PNG, WebP, ...), base64')),
+    import: Type.Optional(Base64('template from /export, base64')),
+  },
+  { description: 'a face image (VISIBLE_FRONTAL) or a template (import): exactly one' },
+);
+export type FaceSample = Static<typeof FaceSample>;
+
+const EncounterId = Type.String({ minLength: 1, maxLength: 256, description: 'encounter id, unique in its cache' });
+
+export const Encounter = Type.Object(
+  {
+    id: EncounterId,
+    VISIBLE_FRONTAL: Type.Optional(Base64('face image, base64')),
+    import: Type.Optional(Base64('template from /export, base64')),
+  },
+  { description: 'an encounter: its id and a face image (VISIBLE_FRONTAL) or a template (import)' },
+);
+export type Encounter = Static<typeof Encounter>;
+
+export const Workflow = Type.Object(
+  {
+    comparator: Type.Object({
+      algorithm: Type.String({ description: 'F200 (fast) or F500 (most accurate)' }),
+      faceTypes: Type.Optional(Type.Array(Type.String(), { description: 'VISIBLE_FRONTAL' })),
+    }),
+  },
+  { description: 'which algorithm compares; F500 when left out' },
+);
+export type Workflow = Static<typeof Workflow>;
+
+const Metadata = Type.Object({}, { additionalProperties: true, description: 'client metadata (username, client_device_brand, ...); accepted, never used to decide' });
+
+export const CacheParams = Type.Object({ cacheName: Type.String({ description: 'cache name: 1-128 of A-Z a-z 0-9 . _ -' }) });
+export type CacheParams = Static<typeof CacheParams>;
+
+export const AddBody = Type.Object({ metadata: Type.Optional(Metadata), encounter: Encounter });
+export type AddBody = Static<typeof AddBody>;
+
+export const AddBatchBody = Type.Array(Encounter, { description: 'encounters of template form (import), added all or none', maxItems: 100_000 });
+
+export const DeleteBody = Type.Object({ id: EncounterId });
+
+const CandidateListSize = Type.Integer({ minimum: 1, maximum: 1000, description: 'candidates to return (1-1000, default 10)' });
+
+export const IdentifyBody = Type.Object({
+  metadata: Type.Optional(Metadata),
+  probe: Type.Optional(FaceSample),
+  encounter: Type.Optional(FaceSample),
+  workflow: Type.Optional(Workflow),
+  candidateListSize: Type.Optional(CandidateListSize),
+});
+export type IdentifyBody = Static<typeof IdentifyBody>;
+
+export const IdentifyPartialBody = Type.Object({
+  metadata: Type.Optional(Metadata),
+  probe: Type.Optional(FaceSample),
+  encounter: Type.Optional(FaceSample),
+  workflow: Type.Optional(Workflow),
+  candidateListSize: Type.Optional(CandidateListSize),
+  idList: Type.Array(EncounterId, { maxItems: 100_000, description: 'encounter ids to search' }),
+});
+export type IdentifyPartialBody = Static<typeof IdentifyPartialBody>;
+
+export const ExportBody = Type.Object({ encounter: FaceSample, workflow: Type.Optional(Workflow) });
+
+export const CompareBody = Type.Object({
+  metadata: Type.Optional(Type.Object({ value: Type.Optional(Metadata) }, { additionalProperties: true })),
+  probe: FaceSample,
+  gallery: FaceSample,
+  workflow: Type.Optional(Workflow),
+});
+
+export const VerifyBody = Type.Object({
+  metadata: Type.Optional(Metadata),
+  probe: FaceSample,
+  workflow: Type.Optional(Workflow),
+  id: EncounterId,
+});
+
+const FiniteNumber = Type.Number({ minimum: 0, description: 'scoreFmr (-log10 FMR), not score' });
+
+export const FuseScoresBody = Type.Object({ scores: Type.Array(FiniteNumber, { minItems: 1, maxItems: 100 }) });
+
+export const FuseScoresForIdentificationBody = Type.Object({
+  scores: Type.Array(
+    Type.Array(
+      Type.Object({
+        scoreFmr: FiniteNumber,
+        encounterCount: Type.Integer({ minimum: 1, description: 'encounters in the gallery searched' }),
+      }),
+      { minItems: 1, maxItems: 100, description: 'one item per modality of one candidate' },
+    ),
+    { minItems: 1, maxItems: 10_000, description: 'one inner array per candidate' },
+  ),
+});
+
+const errors = { '4xx': CodedError, '5xx': CodedError };
+
+export const ScoreResponse = {
+  200: Type.Object({ score: Type.Number({ description: 'cosine similarity' }), scorePercent: Type.Number({ description: 'calibrated 0-100 (docs/scores.md)' }) }),
+  ...errors,
+};
+
+export const IdentifyResponse = {
+  200: Type.Object({
+    candidateList: Type.Array(Type.Object({ id: Type.String(), score: Type.Number(), scoreFmr: Type.Number(), scorePercent: Type.Number() })),
+    recordErrors: Type.Array(Type.Object({ id: Type.String(), error: Type.String() })),
+  }),
+  ...errors,
+};
+
+export const IdResponse = { 200: Type.Object({ id: Type.String() }), ...errors };
+export const IdListResponse = { 200: Type.Array(Type.String()), ...errors };
+export const EmptyResponse = { 200: Type.String({ description: 'empty string' }), ...errors };
+export const ConfirmResponse = { 200: Type.Object({ confirm: Type.Integer({ description: 'number of encounters removed' }) }), ...errors };
+export const TextResponse = { 200: Type.String(), ...errors };
+export const ExportResponse = { 200: Type.Object({ export: Type.String({ description: 'template, base64' }) }), ...errors };
+export const AlgorithmExportResponse = {
+  200: Type.Object({ export: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), { description: 'face type -> algorithm -> template (base64)' }) }),
+  ...errors,
+};
+export const ScoreFusedResponse = { 200: Type.Object({ scoreFused: Type.Number() }), ...errors };
+export const ScoresFusedResponse = {
+  200: Type.Object({ scoresFused: Type.Array(Type.Object({ fusedScoreFpir: Type.Number(), fusedScoreFpirPercent: Type.Number() })) }),
+  ...errors,
+};

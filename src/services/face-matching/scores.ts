@@ -1,0 +1,35 @@
+import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
+import { faceCalibration } from '../../engines/face/face-calibration.js';
+import { percentOfFmrScore } from '../../engines/scoring/fusion.js';
+import { fmrScoreOf } from '../../engines/scoring/score-calibration.js';
+
+export interface CalibratedScore {
+  /** Cosine similarity of the two templates. */
+  readonly score: number;
+  /** `-log10(FMR)` from the algorithm's calibration table. */
+  readonly scoreFmr: number;
+  /** 0-100, linear in scoreFmr (docs/scores.md). */
+  readonly scorePercent: number;
+}
+
+/**
+ * A raw similarity with its calibrated forms.
+ *
+ * @example
+ * calibrated('F500', 0.95); // { score: 0.95, scoreFmr: 3.6, scorePercent: 60 } (values depend on the table)
+ */
+export function calibrated(algorithm: FaceAlgorithmName, score: number): CalibratedScore {
+  const scoreFmr = fmrScoreOf(faceCalibration(algorithm), score);
+  return { score: round(score), scoreFmr: round(scoreFmr), scorePercent: round(percentOfFmrScore(scoreFmr)) };
+}
+
+/** Dot product of two unit vectors (cosine similarity), clamped to [-1, 1] against rounding. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return Math.max(-1, Math.min(1, s));
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,0 +1,75 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { FaceEngine } from '../../src/engines/face/face-engine.js';
+
+const require = createRequire(import.meta.url);
+const DEMO = join(dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
+
+/** Face boxes [x, y, size] in face-api's demo photos (group photos of different people). */
+const PEOPLE = {
+  /** sample3.jpg, left. */
+  anna: { file: 'sample3.jpg', x: 515, y: 295, size: 361 },
+  /** sample3.jpg, middle. */
+  bella: { file: 'sample3.jpg', x: 997, y: 189, size: 367 },
+  /** sample6.jpg, second from right. */
+  carla: { file: 'sample6.jpg', x: 1081, y: 280, size: 368 },
+} as const;
+
+export type Person = keyof typeof PEOPLE;
+
+export interface CropOptions {
+  /** Border around the face box, as a share of its size. */
+  readonly margin?: number;
+  /** Output width in pixels. */
+  readonly width?: number;
+  readonly brightness?: number;
+  readonly rotateDegrees?: number;
+  readonly quality?: number;
+}
+
+/**
+ * A JPEG portrait of one person, cut from a photo that ships with `@vladmandic/face-api`; the
+ * options make other captures of the same face (framing, size, light, tilt, compression).
+ */
+export async function portrait(person: Person, options: CropOptions = {}): Promise<Buffer> {
+  const { file, x, y, size } = PEOPLE[person];
+  const margin = options.margin ?? 0.3;
+  const source = sharp(join(DEMO, file));
+  const meta = await source.metadata();
+  const left = Math.max(0, Math.round(x - margin * size));
+  const top = Math.max(0, Math.round(y - margin * size));
+  const width = Math.min((meta.width ?? 0) - left, Math.round(size * (1 + 2 * margin)));
+  const height = Math.min((meta.height ?? 0) - top, Math.round(size * (1 + 2 * margin)));
+  let image = source.extract({ left, top, width, height }).resize({ width: options.width ?? 480 });
+  if (options.brightness !== undefined) image = image.modulate({ brightness: options.brightness });
+  if (options.rotateDegrees !== undefined) image = image.rotate(options.rotateDegrees, { background: '#808080' });
+  return image.jpeg({ quality: options.quality ?? 90 }).toBuffer();
+}
+
+/** A whole demo photo (several people). */
+export async function groupPhoto(): Promise<Buffer> {
+  return sharp(join(DEMO, 'sample3.jpg')).resize({ width: 960 }).jpeg().toBuffer();
+}
+
+/** A photo without a face: a smooth gradient. */
+export async function noFacePhoto(): Promise<Buffer> {
+  const width = 320;
+  const height = 240;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) pixels.fill(Math.round((i % width) / (width / 255)), i * 3, i * 3 + 3);
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg().toBuffer();
+}
+
+let engine: FaceEngine | undefined;
+
+/** One face-engine pool (one worker) per test process: model loading is the slow part. */
+export function testFaceEngine(): FaceEngine {
+  engine ??= FaceEngine.start({ workers: 1 });
+  return engine;
+}
+
+export async function closeTestFaceEngine(): Promise<void> {
+  await engine?.close();
+  engine = undefined;
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cropTransform, DEFAULT_CROP_GEOMETRY, sampleCrop, type FaceKeyPoints } from '../../src/engines/face/face-alignment.js';
+import { selectSubjectFace } from '../../src/engines/face/face-selection.js';
+import type { FaceObservation } from '../../src/engines/face/face-pipeline.js';
+
+/** Where a crop pixel lands in the image. */
+function toImage(t: ReturnType<typeof cropTransform>, u: number, v: number): [number, number] {
+  return [t.a * u - t.b * v + t.tx, t.b * u + t.a * v + t.ty];
+}
+
+describe('face alignment', () => {
+  it('puts the eyes level at the chosen height and the mouth at the chosen distance, whatever the tilt', () => {
+    for (const angle of [0, 0.3, -0.5]) {
+      const c = Math.cos(angle);
+      const s = Math.sin(angle);
+      const at = (x: number, y: number): [number, number] => [200 + c * x - s * y, 150 + s * x + c * y];
+      const points: FaceKeyPoints = { rightEye: at(-30, 0), leftEye: at(30, 0), mouth: at(0, 70) };
+      const t = cropTransform(points, 150);
+      const eyes = toImage(t, 75, DEFAULT_CROP_GEOMETRY.eyeY * 150);
+      assert.ok(Math.hypot(eyes[0] - 200, eyes[1] - 150) < 1e-6, 'eye midpoint maps to the crop position');
+      const mouth = toImage(t, 75, (DEFAULT_CROP_GEOMETRY.eyeY + DEFAULT_CROP_GEOMETRY.eyeToMouth) * 150);
+      assert.ok(Math.hypot(mouth[0] - points.mouth[0], mouth[1] - points.mouth[1]) < 1e-6, 'mouth maps to its crop position');
+    }
+  });
+
+  it('samples bilinearly and mirrors', () => {
+    // A 4x1 image with red increasing left to right.
+    const image = { width: 4, height: 1, data: Uint8Array.from([0, 0, 0, 100, 0, 0, 200, 0, 0, 250, 0, 0]) };
+    const identity = { size: 2, a: 1.5, b: 0, tx: 0, ty: 0 };
+    const crop = sampleCrop(image, identity);
+    assert.deepEqual([crop[0], crop[3]], [0, 150]);
+    const mirrored = sampleCrop(image, identity, true);
+    assert.deepEqual([mirrored[0], mirrored[3]], [150, 0]);
+  });
+});
+
+function face(width: number, eyeGap: number): FaceObservation {
+  return {
+    box: [0, 0, width, width],
+    score: 1,
+    pose: { yaw: 0, pitch: 0, roll: 0 },
+    keyPoints: { rightEye: [10, 10], leftEye: [10 + eyeGap, 10], mouth: [10, 40] },
+    mesh: [],
+    recognitionViews: [],
+    description: undefined,
+  };
+}
+
+describe('subject face selection', () => {
+  it('takes the one face, ignoring small background faces', () => {
+    const main = face(200, 60);
+    const subject = selectSubjectFace([face(60, 18), main]);
+    assert.ok(subject.ok && subject.face === main);
+  });
+
+  it('names why an image is refused', () => {
+    assert.deepEqual(selectSubjectFace([]), { ok: false, reason: 'no-face', message: 'no face found in the image' });
+    const several = selectSubjectFace([face(200, 60), face(150, 50)]);
+    assert.ok(!several.ok && several.reason === 'several-faces' && /2 faces/.test(several.message));
+    const small = selectSubjectFace([face(40, 12)]);
+    assert.ok(!small.ok && small.reason === 'face-too-small' && /12 pixels/.test(small.message));
+  });
+});
