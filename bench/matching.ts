@@ -76,6 +76,8 @@ export interface MatchingBenchResult {
 }
 
 const MB = 1024 * 1024;
+/** Consecutive searches per method before the next method takes a turn. */
+const ROUND = 10;
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -207,11 +209,7 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
   const k = options.k ?? 10;
   const started = performance.now();
   const loadBefore = os.loadavg()[0] ?? 0;
-  const workingSets = dimsList.flatMap((dims) => sizes.flatMap((size) => [size * rowBytes('int8', dims), size * rowBytes('float32', dims)]));
-  const bandwidth = measureBandwidth(workingSets);
-  const readAt = (bytes: number): number => bandwidth.reads.find((r) => r.workingSetBytes >= Math.floor(bytes / 64) * 64)?.gbPerSecond ?? Number.NaN;
-
-  const measurements: MatchingMeasurement[] = [];
+  const measurements: Array<Omit<MatchingMeasurement, 'bandwidthCeiling'>> = [];
   let cpuMs = 0;
   let wallMs = 0;
   for (const dims of dimsList) {
@@ -236,8 +234,9 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
         })),
         { name: 'naive JS (Array of Float32Array)', bytesPerRow: dims * 4, search: (probe: Float32Array) => naiveSearch(rows, probe, k) },
       ];
-      // Warm up (JIT tiers, caches), then interleave the methods search by search, rotating
-      // the order, so drift and other load hit all of them alike.
+      // Warm up (JIT tiers, caches). Then rounds of 10 consecutive searches per method, the
+      // method order rotating from round to round, so drift and other load hit all of them alike
+      // while each method still runs with its own rows in cache, as it would when serving.
       for (const method of methods) {
         const until = performance.now() + 300;
         for (let i = 0; i < 30 && (i < 3 || performance.now() < until); i += 1) method.search(probes[i % probes.length] ?? unitVector(random, dims));
@@ -246,17 +245,19 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
       const results = methods.map(() => [] as number[][]);
       const cpuStart = process.cpuUsage();
       const wallStart = performance.now();
-      probes.forEach((probe, p) => {
+      for (let round = 0; round * ROUND < probes.length; round += 1) {
         for (let j = 0; j < methods.length; j += 1) {
-          const m = (p + j) % methods.length;
+          const m = (round + j) % methods.length;
           const method = methods[m];
           if (method === undefined) continue;
-          const start = performance.now();
-          const ids = method.search(probe);
-          times[m]?.push(performance.now() - start);
-          results[m]?.push(ids);
+          for (const probe of probes.slice(round * ROUND, (round + 1) * ROUND)) {
+            const start = performance.now();
+            const ids = method.search(probe);
+            times[m]?.push(performance.now() - start);
+            results[m]?.push(ids);
+          }
         }
-      });
+      }
       wallMs += performance.now() - wallStart;
       const cpu = process.cpuUsage(cpuStart);
       cpuMs += (cpu.user + cpu.system) / 1000;
@@ -278,7 +279,6 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
           p90Ms: quantile(sorted, 0.9),
           comparisonsPerSecond: size / (median / 1000),
           speedupVsNaive: naiveMedian / median,
-          bandwidthCeiling: (readAt(size * method.bytesPerRow) * 1e9) / method.bytesPerRow,
           recallAtK: recall,
         });
       });
@@ -289,6 +289,10 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  // Bandwidth last: its 256 MB buffers would otherwise be collected during the timed searches.
+  const workingSets = measurements.map((m) => m.size * m.bytesPerRow);
+  const bandwidth = measureBandwidth(workingSets);
+  const readAt = (bytes: number): number => bandwidth.reads.find((r) => r.workingSetBytes >= Math.floor(bytes / 64) * 64)?.gbPerSecond ?? Number.NaN;
   const cpuModel = os.cpus()[0]?.model ?? 'cpu';
   return {
     date: new Date().toISOString(),
@@ -299,7 +303,7 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
     loadAverage: { before: loadBefore, after: os.loadavg()[0] ?? 0, cores: os.cpus().length },
     cpuShare: cpuMs / wallMs,
     bandwidth,
-    measurements,
+    measurements: measurements.map((m) => ({ ...m, bandwidthCeiling: (readAt(m.size * m.bytesPerRow) * 1e9) / m.bytesPerRow })),
   };
 }
 
@@ -317,7 +321,7 @@ export function formatMatchingTable(result: MatchingBenchResult): string {
   const disturbed = load.before > load.cores * 0.5 || load.after > load.cores * 0.5 || result.cpuShare < 0.9;
   const dimsList = [...new Set(result.measurements.map((m) => m.dims))];
   return [
-    `1:N search, k=${result.k}, median of ${result.searches} searches per cell, random unit vectors; ${result.machine}; ${result.seconds.toFixed(0)} s in all.`,
+    `1:N search, k=${result.k}, median of ${result.searches} searches per cell (rounds of ${ROUND} per method, order rotating), random unit vectors; ${result.machine}; ${result.seconds.toFixed(0)} s in all.`,
     `Load average ${load.before.toFixed(2)} before / ${load.after.toFixed(2)} after on ${load.cores} cores; CPU share of the timed searches ${result.cpuShare.toFixed(2)}.` +
       (disturbed ? ' **Other processes were running: absolute timings are disturbed (ratios measured side by side are more reliable).**' : ''),
     '',

@@ -1,9 +1,16 @@
 /**
- * `npm run bench [-- --seconds N --connections C --rounds R]`
+ * `npm run bench [-- --seconds N --connections C --rounds R --only server|matching|face]`
  *
- * Throughput of a cheap endpoint (`GET /face-matching/version`) on `veriport serve` processes, with
- * usage counting on and off, in alternating rounds within one run, and the cost of one
- * `UsageRecorder.record` call. Prints a table and writes reports/bench-server.{md,json}.
+ * 1. Server: throughput of a cheap endpoint (`GET /face-matching/version`) on `veriport serve`
+ *    processes, with usage counting on and off, in alternating rounds within one run, and the cost
+ *    of one `UsageRecorder.record` call. Prints a table and writes reports/bench-server.{md,json}.
+ * 2. Matching: 1:N gallery search (bench/matching.ts). Prints a table and writes
+ *    reports/bench-matching.{md,json}.
+ *
+ * 3. Face: face-engine latency per algorithm at 640×480 (bench/face.ts); writes
+ *    reports/bench-face.{md,json}.
+ *
+ * All run by default; `--only` picks one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,10 +18,20 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
 import { startServer } from '../test/helpers/process.js';
+import { benchFace, faceBenchTable, writeFaceBenchReport } from './face.js';
+import { benchMatching, formatMatchingTable, writeMatchingReport } from './matching.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+  },
 });
+const only = values.only;
+const SECTIONS = ['server', 'matching', 'face'];
+if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -50,7 +67,7 @@ function recordCost(): number {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
 
-async function main(): Promise<void> {
+async function benchServer(): Promise<void> {
   // Request logs off (warn): at info every request writes two JSON lines, which would dominate.
   const env = { VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'warn' };
   const withCounting = await startServer({ ...env, VERIPORT_USAGE_COUNTING: 'true' });
@@ -93,6 +110,21 @@ async function main(): Promise<void> {
   mkdirSync('reports', { recursive: true });
   writeFileSync('reports/bench-server.md', `# Server benchmark\n\nCommand: \`npm run bench -- --seconds ${seconds} --connections ${connections} --rounds ${rounds}\`\n\n${table}\n`);
   writeFileSync('reports/bench-server.json', `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, connections, rounds, ratio, nsPerRecord, results }, null, 2)}\n`);
+}
+
+async function main(): Promise<void> {
+  if (only === undefined || only === 'server') await benchServer();
+  if (only === undefined || only === 'matching') {
+    if (only === undefined) process.stdout.write('\n');
+    const result = await benchMatching();
+    process.stdout.write(formatMatchingTable(result));
+    writeMatchingReport(result, only === 'matching' ? 'npm run bench -- --only matching' : 'npm run bench');
+  }
+  if (only === undefined || only === 'face') {
+    const rows = await benchFace();
+    process.stdout.write(`\n${faceBenchTable(rows)}\n`);
+    writeFaceBenchReport(rows);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -36,20 +36,28 @@ export async function evalFaces(argv: string[]): Promise<void> {
 
   // Runs over the whole set (each variant's vectors come from one of these).
   const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'aligned crops, four views');
-  const unalignedRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelEyes: false } }, { views: [PLAIN_VIEW], description: false }, 'crops without roll correction');
+  const unalignedRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: Infinity } }, { views: [PLAIN_VIEW], description: false }, 'crops never rotated');
+  const alwaysLevelRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } }, { views: [PLAIN_VIEW], description: false }, 'crops always rotated');
   const descriptionRun = await runAll(images, workers, {}, { views: [], description: true }, 'faceres descriptions');
 
   const firstViews = (count: number) => vectorsOf(mainRun, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
-    { name: 'human mesh → aligned crop → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
+    { name: 'human mesh → aligned crop (levelled above 10° roll) → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
     { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
     { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(4), embeddings: { views: F500_VIEWS, description: false } },
     {
-      name: 'human mesh → crop without roll correction → faceRecognitionNet',
+      name: 'human mesh → crop never rotated → faceRecognitionNet',
       key: 'unaligned',
       vectors: vectorsOf(unalignedRun, (f) => f.recognitionViews[0]),
       embeddings: { views: [PLAIN_VIEW], description: false },
-      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelEyes: false } },
+      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: Infinity } },
+    },
+    {
+      name: 'human mesh → crop always rotated to level eyes → faceRecognitionNet',
+      key: 'always-level',
+      vectors: vectorsOf(alwaysLevelRun, (f) => f.recognitionViews[0]),
+      embeddings: { views: [PLAIN_VIEW], description: false },
+      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } },
     },
     { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true } },
   ];
@@ -57,7 +65,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
     variants.push({
       name: `4 views fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
-      vectors: images.map((_, i) => fuse(variants[2]!.vectors[i], variants[4]!.vectors[i], weight)),
+      vectors: images.map((_, i) => fuse(variants[2]!.vectors[i], variants[5]!.vectors[i], weight)),
       embeddings: { views: F500_VIEWS, description: true },
     });
   }
@@ -80,7 +88,9 @@ export async function evalFaces(argv: string[]): Promise<void> {
         command: `npm run eval -- faces ${dir}`,
         date: new Date().toISOString().slice(0, 10),
       });
-      writeFileSync(join('src/engines/face/calibration', `${variant.algorithm}.json`), `${JSON.stringify(table, null, 1)}\n`);
+      // One point per line keeps the table readable and its diffs small.
+      const json = JSON.stringify(table, null, 1).replace(/\[\n\s+(-?[\d.e-]+),\n\s+(-?[\d.e-]+)\n\s+\]/g, '[$1, $2]');
+      writeFileSync(join('src/engines/face/calibration', `${variant.algorithm}.json`), `${json}\n`);
     }
   }
   writeReports(dir, images.length, identities, workers, results);

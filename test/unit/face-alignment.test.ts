@@ -24,6 +24,12 @@ describe('face alignment', () => {
     }
   });
 
+  it('leaves a nearly upright face unrotated', () => {
+    const points: FaceKeyPoints = { rightEye: [170, 150], leftEye: [230, 156], mouth: [200, 220] }; // ~5.7 degrees
+    assert.equal(cropTransform(points, 150).b, 0);
+    assert.notEqual(cropTransform(points, 150, { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 }).b, 0);
+  });
+
   it('samples bilinearly and mirrors', () => {
     // A 4x1 image with red increasing left to right.
     const image = { width: 4, height: 1, data: Uint8Array.from([0, 0, 0, 100, 0, 0, 200, 0, 0, 250, 0, 0]) };

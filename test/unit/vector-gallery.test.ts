@@ -15,18 +15,21 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function unitVector(random: () => number, dims: number): Float32Array {
-  const v = Float32Array.from({ length: dims }, () => random() * 2 - 1);
-  const norm = Math.hypot(...v);
+function normalise(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
   return v.map((x) => x / norm);
+}
+
+function unitVector(random: () => number, dims: number): Float32Array {
+  return normalise(Float32Array.from({ length: dims }, () => random() * 2 - 1));
 }
 
 /** A unit vector close to `base` (cosine around 0.9). */
 function nearby(random: () => number, base: Float32Array): Float32Array {
   const noise = unitVector(random, base.length);
-  const v = base.map((x, i) => x + 0.45 * (noise[i] ?? 0));
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
+  return normalise(base.map((x, i) => x + 0.45 * (noise[i] ?? 0)));
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -146,7 +149,7 @@ describe('VectorGallery', () => {
   });
 
   it('search returns the k best, best first, matching a brute-force ranking', () => {
-    const { gallery, vectors } = filled(128, 1000, 5);
+    const { gallery, vectors } = filled(128, 600, 5);
     const random = mulberry32(55);
     for (const k of [1, 10, 37]) {
       const probe = unitVector(random, 128);
@@ -156,7 +159,7 @@ describe('VectorGallery', () => {
       assert.deepEqual(hits.map((h) => h.score), expected.slice(0, k).map((e) => e.score));
       for (let i = 1; i < hits.length; i += 1) assert.ok((hits[i - 1]?.score ?? 0) >= (hits[i]?.score ?? 0));
     }
-    assert.equal(gallery.search(unitVector(random, 128), 5000).length, 1000); // k beyond size
+    assert.equal(gallery.search(unitVector(random, 128), 5000).length, 600); // k beyond size
   });
 
   it('finds a planted match in int8 and float32 alike, with agreeing scores', () => {
@@ -232,7 +235,7 @@ describe('SIMD kernel', () => {
   for (const dims of [7, 100, 128, 600]) {
     it(`int8 x ${dims}: integer dots equal a JS reference exactly, scores equal the JS kernel`, () => {
       const random = mulberry32(dims);
-      const count = 103;
+      const count = 53;
       const stride = rowBytes('int8', dims);
       const probeAt = 0;
       const rowsAt = 4096 + probeBytes('int8', dims);

@@ -25,13 +25,24 @@ export interface MatchKernel {
   /**
    * Scores `count` consecutive rows. int8: `out[i] = f32(dot_i) * scales[i] * probeScale`, rounded to
    * float32 at each step. float32: `out[i] = dot_i` (`scales`, `probeScale` are ignored).
+   *
+   * @example
+   * kernel.scan(rowsAt + first * stride, count, probeAt, scalesAt + first * 4, scoresAt + first * 4, probeScale);
    */
   scan(rows: number, count: number, probe: number, scales: number, out: number, probeScale: number): void;
-  /** int8 only: the exact integer dot products, as int32, for checking the kernel. */
+  /**
+   * int8 only: the exact integer dot products, as int32, for checking the kernel.
+   *
+   * @example
+   * kernel.dots(rowsAt, count, probeAt, outAt); // new Int32Array(memory.buffer, outAt, count)
+   */
   dots(rows: number, count: number, probe: number, out: number): void;
   /**
    * Writes the indices i < count with `scores[i] > threshold` (float32 compare) to `out` as int32,
    * in increasing order, and returns how many: the top-k selection's pre-filter.
+   *
+   * @example
+   * const hits = kernel.above(scoresAt + start * 4, length, heap.weakest, candidatesAt);
    */
   above(scores: number, count: number, threshold: number, out: number): number;
 }

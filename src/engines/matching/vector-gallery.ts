@@ -37,13 +37,18 @@ const align = (bytes: number): number => Math.ceil(bytes / ALIGN) * ALIGN;
  * int8 rows use a symmetric per-row scale (largest magnitude maps to 127), as the int8 template
  * format does; scores are dequantised, so they are comparable with float32 scores to about ±0.01.
  *
+ * Each gallery owns a `WebAssembly.Memory`, for which V8 reserves several GB of address space (not
+ * RAM): fine for one gallery per algorithm or cache, not for many thousands of tiny ones.
+ *
  * @example
  * const gallery = new VectorGallery(128);
  * gallery.add('subject-1', template.vector);
  * const [best] = gallery.search(probe.vector, 1); // { id: 'subject-1', score: 0.83 }
  */
 export class VectorGallery {
+  /** Length of every stored and probe vector. */
   readonly dimensions: number;
+  /** How the rows are stored. */
   readonly quantisation: GalleryQuantisation;
 
   readonly #stride: number;
@@ -118,6 +123,8 @@ export class VectorGallery {
   }
 
   /**
+   * Whether an id is enrolled.
+   *
    * @example
    * gallery.has('subject-1'); // true once added
    */

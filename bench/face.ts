@@ -1,0 +1,105 @@
+/**
+ * Face-engine latency per algorithm: median and p90 single-thread milliseconds per 640×480 image
+ * (decode, detection, landmarks, alignment, embedding) on one worker, and images per second with one
+ * worker per core. Images are built from the photos that ship with `@vladmandic/face-api` (one
+ * selfie-sized face on a 640×480 frame). Run alone: `tsx bench/face.ts`; `npm run bench` runs it too.
+ * Writes reports/bench-face.{md,json}.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES } from '../src/engines/face/algorithms.js';
+import { FaceEngine } from '../src/engines/face/face-engine.js';
+import { portrait, type Person } from '../test/helpers/faces.js';
+
+export interface FaceBenchRow {
+  readonly algorithm: string;
+  readonly medianMs: number;
+  readonly p90Ms: number;
+  readonly imagesPerSecond: number;
+  readonly workers: number;
+}
+
+const PEOPLE: readonly Person[] = ['anna', 'bella', 'carla'];
+
+async function frames(): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (const person of PEOPLE) {
+    for (const width of [200, 260, 320]) {
+      const face = await portrait(person, { width });
+      out.push(
+        await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 120, g: 120, b: 120 } } })
+          .composite([{ input: face, left: Math.round((640 - width) / 2), top: Math.round((480 - width) / 2) }])
+          .jpeg({ quality: 90 })
+          .toBuffer(),
+      );
+    }
+  }
+  return out;
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
+  const images = await frames();
+  const rows: FaceBenchRow[] = [];
+  for (const name of FACE_ALGORITHM_NAMES) {
+    const { embeddings } = FACE_ALGORITHMS[name];
+    const single = FaceEngine.start({ workers: 1 });
+    const times: number[] = [];
+    try {
+      await single.analyze(images[0]!, embeddings);
+      for (let r = 0; r < rounds; r++) {
+        for (const image of images) {
+          const a = await single.analyze(image, embeddings);
+          times.push(a.decodeMs + a.timings.detectMs + a.timings.embedMs);
+        }
+      }
+    } finally {
+      await single.close();
+    }
+    const workers = availableParallelism();
+    const pool = FaceEngine.start({ workers });
+    let imagesPerSecond: number;
+    try {
+      await pool.warm();
+      const batch = Array.from({ length: rounds }, () => images).flat();
+      const started = performance.now();
+      await Promise.all(batch.map((image) => pool.analyze(image, embeddings)));
+      imagesPerSecond = batch.length / ((performance.now() - started) / 1000);
+    } finally {
+      await pool.close();
+    }
+    rows.push({ algorithm: name, medianMs: quantile(times, 0.5), p90Ms: quantile(times, 0.9), imagesPerSecond, workers });
+  }
+  return rows;
+}
+
+export function faceBenchTable(rows: readonly FaceBenchRow[]): string {
+  return [
+    '| algorithm | ms per 640×480 image, median (one thread) | p90 | images/s (all workers) | workers |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.algorithm} | ${r.medianMs.toFixed(0)} | ${r.p90Ms.toFixed(0)} | ${r.imagesPerSecond.toFixed(1)} | ${r.workers} |`),
+  ].join('\n');
+}
+
+export function writeFaceBenchReport(rows: readonly FaceBenchRow[]): void {
+  mkdirSync('reports', { recursive: true });
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const table = faceBenchTable(rows);
+  writeFileSync(
+    'reports/bench-face.md',
+    `# Face engine latency\n\n\`npm run bench\` (bench/face.ts) on ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores. One face per 640×480 JPEG frame; single-thread time inside one worker (decode + detection + mesh + alignment + embeddings), then throughput with one worker per core.\n\n${table}\n`,
+  );
+  writeFileSync('reports/bench-face.json', `${JSON.stringify({ cpu, rows }, null, 1)}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await benchFace();
+  console.log(faceBenchTable(rows));
+  writeFaceBenchReport(rows);
+}
