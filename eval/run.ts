@@ -2,11 +2,13 @@
  * `npm run eval -- <suite> <dir> [options]`: accuracy and speed evaluations on labelled data, each
  * printing a table and writing its report under reports/.
  *
- * Suites: `faces` (face recognition: eval/faces.ts).
+ * Suites: `faces` (face recognition: eval/faces.ts), `train-pad` (trains and cross-validates the
+ * presentation-attack classifier: eval/train-pad.ts).
  */
 import { evalFaces } from './faces.js';
+import { trainPad } from './train-pad.js';
 
-const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { faces: evalFaces };
+const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { faces: evalFaces, 'train-pad': trainPad };
 
 const [suite, ...rest] = process.argv.slice(2);
 const run = suite ? SUITES[suite] : undefined;

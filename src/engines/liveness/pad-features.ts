@@ -1,0 +1,720 @@
+/**
+ * Presentation-attack detection (PAD) features of one face: hand-written texture, frequency, colour,
+ * specular and sharpness measurements on the face region only, so that a classifier reads the face
+ * rather than the room around it.
+ *
+ * The face is first resampled to a fixed 128×128 eye-aligned crop (the face plus a small margin; see
+ * PAD_CROP_GEOMETRY), with area averaging when the face is larger than the crop so that every image is
+ * measured at the same scale without aliasing. Every function here is deterministic (no randomness, no
+ * floating-point reductions whose order depends on anything but the input).
+ *
+ * Why these features: a recaptured face (a print, a screen or a paper mask photographed again) passes
+ * twice through an imaging chain. That loses fine skin texture (the print or screen resolution and the
+ * second camera's optics low-pass it), adds periodic structure (a screen's pixel grid and the moiré it
+ * beats into with the camera's sensor, a print's halftone dots), narrows and shifts the colour gamut
+ * (printer inks and screen primaries cannot reproduce skin tones exactly) and adds flat specular
+ * reflections of the room lights on glossy paper or glass.
+ */
+import { cropTransform, type CropGeometry, type CropTransform, type FaceKeyPoints } from '../face/face-alignment.js';
+import type { RgbImage } from '../face/raster.js';
+
+/** Bumped whenever a feature's definition changes: a model is only valid for the version it was trained on. */
+export const PAD_FEATURE_VERSION = 'pad-features/1';
+
+/** Side of the square face crop the features are measured on (a power of two, for the FFT). */
+export const PAD_CROP_SIZE = 128;
+
+/**
+ * The face crop: eyes always levelled (texture statistics should not depend on head roll), their
+ * midpoint at (0.5, 0.35) of the side and the mouth 0.34 of the side below them. That holds the face
+ * from the brows to the chin with ~15% margin left and right, and very little background (the
+ * background carries the capture room, which a classifier must not learn).
+ */
+export const PAD_CROP_GEOMETRY: CropGeometry = { eyeY: 0.35, eyeToMouth: 0.34, levelAboveDegrees: 0 };
+
+/** The part of a detected face the features need (a FaceObservation has both). */
+export interface PadFace {
+  /** [x, y, width, height] in image pixels: the fallback framing when the key points are degenerate. */
+  readonly box: readonly [number, number, number, number];
+  readonly keyPoints: FaceKeyPoints;
+}
+
+/**
+ * Named sub-scores for typing an attack (e.g. SCREEN vs PHOTO), each a plain physical measurement
+ * of the face crop, not a probability.
+ */
+export interface PadSignals {
+  /** log10 of the strength of isolated periodic peaks in the luma spectrum relative to their ring (≈1.0–1.3 for natural faces; a pixel grid or halftone raises it). */
+  readonly moire: number;
+  /** The same on the chroma (Cb, Cr) spectrum: screens' RGB sub-pixels beat into coloured moiré. */
+  readonly chromaMoire: number;
+  /** Share (0..1) of the luma spectral energy at ≥ 0.25 cycles/pixel of the 128-px crop: fine texture. */
+  readonly highFrequencyEnergy: number;
+  /** sqrt(var Cb + var Cr) over the crop, in 8-bit units: how much the skin's chroma varies. */
+  readonly chromaSpread: number;
+  /** Share (0..1) of the crop's pixels that are near-white and unsaturated: specular glare. */
+  readonly specular: number;
+  /** log10(1 + variance of the Laplacian of the luma crop): sharpness at the normalised face size. */
+  readonly sharpness: number;
+}
+
+export interface PadAnalysis {
+  readonly features: Float32Array;
+  readonly signals: PadSignals;
+}
+
+const LBP_BINS = 10;
+const FREQUENCY_BANDS: readonly (readonly [number, number])[] = [
+  [2 / 128, 1 / 16],
+  [1 / 16, 1 / 8],
+  [1 / 8, 1 / 4],
+  [1 / 4, Math.SQRT1_2 + 1e-9],
+];
+
+function lbpNames(prefix: string): string[] {
+  return Array.from({ length: LBP_BINS }, (_, i) => `${prefix}.${i === LBP_BINS - 1 ? 'nonuniform' : `u${i}`}`);
+}
+
+/** Feature names, in the order of `padFeatures`' output; the part before the first dot is the group. */
+export const PAD_FEATURE_NAMES: readonly string[] = [
+  ...lbpNames('lbpLuma.r1'),
+  ...lbpNames('lbpLuma.r2'),
+  ...lbpNames('lbpChroma.cb'),
+  ...lbpNames('lbpChroma.cr'),
+  'frequency.band0',
+  'frequency.band1',
+  'frequency.band2',
+  'frequency.band3',
+  'frequency.slope',
+  'frequency.moire',
+  'frequency.chromaMoire',
+  'sharpness.laplacian',
+  'sharpness.fineToCoarse',
+  'colour.cbMean',
+  'colour.crMean',
+  'colour.cbStd',
+  'colour.crStd',
+  'colour.satMean',
+  'colour.satStd',
+  'colour.hueSpread',
+  'colour.lumaContrast',
+  'colour.lumaSkew',
+  'specular.clipped',
+  'specular.white',
+  'specular.dark',
+  'specular.highlightRange',
+];
+
+/** The feature groups and the indices of their features, in first-appearance order. */
+export function padFeatureGroups(names: readonly string[] = PAD_FEATURE_NAMES): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  names.forEach((name, i) => {
+    const group = name.split('.')[0]!;
+    const members = groups.get(group) ?? [];
+    members.push(i);
+    groups.set(group, members);
+  });
+  return groups;
+}
+
+/**
+ * The PAD feature vector of one face (length PAD_FEATURE_NAMES.length).
+ *
+ * @example
+ * const face = selectSubjectFace(analysis.faces);
+ * if (face.ok) padScore(padFeatures(image, face.face));
+ */
+export function padFeatures(image: RgbImage, face: PadFace): Float32Array {
+  return padAnalysis(image, face).features;
+}
+
+/** The named sub-scores (moiré, high-frequency energy, chroma spread, specular share, sharpness) of one face. */
+export function padSignals(image: RgbImage, face: PadFace): PadSignals {
+  return padAnalysis(image, face).signals;
+}
+
+/** Features and signals of one face from a single pass over its crop. */
+export function padAnalysis(image: RgbImage, face: PadFace): PadAnalysis {
+  return analyzeCrop(padCrop(image, face), PAD_CROP_SIZE);
+}
+
+/**
+ * The normalised face crop (PAD_CROP_SIZE², float RGB 0..255, row by row). Eye-aligned from the key
+ * points; from the box when the key points are degenerate (eye-to-mouth distance under 10% of the box).
+ */
+export function padCrop(image: RgbImage, face: PadFace): Float32Array {
+  const size = PAD_CROP_SIZE;
+  const { rightEye, leftEye, mouth } = face.keyPoints;
+  const eyeToMouth = Math.hypot(mouth[0] - (rightEye[0] + leftEye[0]) / 2, mouth[1] - (rightEye[1] + leftEye[1]) / 2);
+  const [bx, by, bw, bh] = face.box;
+  const transform: CropTransform =
+    Number.isFinite(eyeToMouth) && eyeToMouth >= 0.1 * Math.max(bw, bh, 1)
+      ? cropTransform(face.keyPoints, size, PAD_CROP_GEOMETRY)
+      : { size, a: Math.max(bw, bh, 1) / size, b: 0, tx: bx + bw / 2 - (Math.max(bw, bh, 1) / 2), ty: by + bh / 2 - Math.max(bw, bh, 1) / 2 };
+  return sampleAreaAveraged(image, transform);
+}
+
+/**
+ * Features and signals of a ready crop (size×size float RGB 0..255; size a power of two ≥ 16), for
+ * callers and tests that hold the crop already.
+ */
+export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
+  if (crop.length !== size * size * 3 || size < 16 || (size & (size - 1)) !== 0) {
+    throw new RangeError(`a PAD crop must be size×size×3 with size a power of two ≥ 16 (got ${crop.length} values, size ${size})`);
+  }
+  const planes = colourPlanes(crop, size);
+  const lumaSpectrum = powerSpectrum(planes.y, size);
+  const chromaSpectrum = addArrays(powerSpectrum(planes.cb, size), powerSpectrum(planes.cr, size));
+  const bands = bandShares(lumaSpectrum, size);
+  const moire = periodicPeakStrength(lumaSpectrum, size);
+  const chromaMoire = periodicPeakStrength(chromaSpectrum, size);
+  const sharp = laplacianSharpness(planes.y, size);
+  const colour = colourMoments(planes);
+  const specular = specularStatistics(planes);
+
+  const features = new Float32Array(PAD_FEATURE_NAMES.length);
+  let at = 0;
+  const put = (values: ArrayLike<number>): void => {
+    for (let i = 0; i < values.length; i++) features[at++] = values[i]!;
+  };
+  put(uniformLbpHistogram(planes.y, size, 1));
+  put(uniformLbpHistogram(planes.y, size, 2));
+  put(uniformLbpHistogram(planes.cb, size, 1));
+  put(uniformLbpHistogram(planes.cr, size, 1));
+  put(bands.map((share) => Math.log10(share + 1e-6)));
+  put([spectralSlope(lumaSpectrum, size), moire, chromaMoire]);
+  put([sharp.laplacian, sharp.fineToCoarse]);
+  put([colour.cbMean, colour.crMean, colour.cbStd, colour.crStd, colour.satMean, colour.satStd, colour.hueSpread, colour.lumaContrast, colour.lumaSkew]);
+  // Shares of rare pixels are heavy-tailed (mostly ~0, sometimes 0.2): the square root evens them out for a linear model.
+  put([Math.sqrt(specular.clipped), Math.sqrt(specular.white), Math.sqrt(specular.dark), specular.highlightRange]);
+  if (at !== features.length) throw new Error(`PAD feature count mismatch: wrote ${at}, named ${features.length}`);
+
+  return {
+    features,
+    signals: {
+      moire,
+      chromaMoire,
+      highFrequencyEnergy: bands[3]!,
+      chromaSpread: Math.hypot(colour.cbStd, colour.crStd),
+      specular: specular.white,
+      sharpness: sharp.laplacian,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crop sampling
+
+/**
+ * Bilinear sampling of the crop with k×k supersampling per crop pixel (k = image pixels per crop
+ * pixel, rounded up, at most 6): a large face is averaged down rather than point-sampled, so its fine
+ * texture does not alias into false high frequencies or moiré. Edge pixels repeat outside the image.
+ */
+function sampleAreaAveraged(image: RgbImage, transform: CropTransform): Float32Array {
+  const { size, a, b, tx, ty } = transform;
+  const { data, width, height } = image;
+  const scale = Math.hypot(a, b);
+  const k = Math.min(6, Math.max(1, Math.ceil(scale - 1e-6)));
+  const out = new Float32Array(size * size * 3);
+  const inv = 1 / (k * k);
+  for (let v = 0; v < size; v++) {
+    for (let u = 0; u < size; u++) {
+      let r = 0;
+      let g = 0;
+      let bl = 0;
+      for (let j = 0; j < k; j++) {
+        const sv = v + (j + 0.5) / k - 0.5;
+        for (let i = 0; i < k; i++) {
+          const su = u + (i + 0.5) / k - 0.5;
+          const x = Math.min(Math.max(a * su - b * sv + tx, 0), width - 1);
+          const y = Math.min(Math.max(b * su + a * sv + ty, 0), height - 1);
+          const x0 = Math.floor(x);
+          const y0 = Math.floor(y);
+          const x1 = Math.min(x0 + 1, width - 1);
+          const y1 = Math.min(y0 + 1, height - 1);
+          const fx = x - x0;
+          const fy = y - y0;
+          const w00 = (1 - fx) * (1 - fy);
+          const w10 = fx * (1 - fy);
+          const w01 = (1 - fx) * fy;
+          const w11 = fx * fy;
+          const o00 = (y0 * width + x0) * 3;
+          const o10 = (y0 * width + x1) * 3;
+          const o01 = (y1 * width + x0) * 3;
+          const o11 = (y1 * width + x1) * 3;
+          r += data[o00]! * w00 + data[o10]! * w10 + data[o01]! * w01 + data[o11]! * w11;
+          g += data[o00 + 1]! * w00 + data[o10 + 1]! * w10 + data[o01 + 1]! * w01 + data[o11 + 1]! * w11;
+          bl += data[o00 + 2]! * w00 + data[o10 + 2]! * w10 + data[o01 + 2]! * w01 + data[o11 + 2]! * w11;
+        }
+      }
+      const o = (v * size + u) * 3;
+      out[o] = r * inv;
+      out[o + 1] = g * inv;
+      out[o + 2] = bl * inv;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Colour planes
+
+interface Planes {
+  /** Luma (BT.601), 0..255. */
+  readonly y: Float64Array;
+  /** Chroma (BT.601 full range, 128 = neutral). */
+  readonly cb: Float64Array;
+  readonly cr: Float64Array;
+  /** HSV saturation 0..1, value 0..1, hue in radians. */
+  readonly s: Float64Array;
+  readonly v: Float64Array;
+  readonly h: Float64Array;
+}
+
+function colourPlanes(crop: Float32Array, size: number): Planes {
+  const n = size * size;
+  const planes: Planes = {
+    y: new Float64Array(n),
+    cb: new Float64Array(n),
+    cr: new Float64Array(n),
+    s: new Float64Array(n),
+    v: new Float64Array(n),
+    h: new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const r = crop[i * 3]!;
+    const g = crop[i * 3 + 1]!;
+    const b = crop[i * 3 + 2]!;
+    planes.y[i] = 0.299 * r + 0.587 * g + 0.114 * b;
+    planes.cb[i] = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+    planes.cr[i] = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+    const max = Math.max(r, g, b);
+    const min = Math.min(r, g, b);
+    const delta = max - min;
+    planes.v[i] = max / 255;
+    planes.s[i] = max > 0 ? delta / max : 0;
+    let hue = 0;
+    if (delta > 0) {
+      if (max === r) hue = ((g - b) / delta) % 6;
+      else if (max === g) hue = (b - r) / delta + 2;
+      else hue = (r - g) / delta + 4;
+    }
+    planes.h[i] = (hue * Math.PI) / 3;
+  }
+  return planes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texture: local binary patterns
+
+/**
+ * Rotation-invariant uniform LBP histogram (LBP^riu2, 8 neighbours on a circle of `radius`, bilinear
+ * between pixels; Ojala et al. 2002): bins 0..8 count the uniform patterns by their number of brighter
+ * neighbours, bin 9 all non-uniform ones; normalised to sum 1. Why it discriminates: a live face's
+ * skin gives a characteristic mix of spots, edges and flat patches at 1–2 px; a recaptured face has
+ * lost part of that micro-texture (more flat patterns) or gained print/screen structure (more edge and
+ * non-uniform patterns). On the chroma planes it measures colour texture, which recapture changes even
+ * when luma texture survives (Boulkenafet et al., "Face anti-spoofing based on color texture", 2015).
+ */
+function uniformLbpHistogram(plane: Float64Array, size: number, radius: number): Float64Array {
+  const offsets = Array.from({ length: 8 }, (_, p) => {
+    const angle = (2 * Math.PI * p) / 8;
+    // Rounded to 1e-9 so that cos(π/2) etc. are exactly 0 and axis neighbours are read without interpolation.
+    return [Math.round(radius * Math.cos(angle) * 1e9) / 1e9, Math.round(-radius * Math.sin(angle) * 1e9) / 1e9] as const;
+  });
+  const histogram = new Float64Array(LBP_BINS);
+  const margin = Math.ceil(radius);
+  const neighbours = new Float64Array(8);
+  for (let y = margin; y < size - margin; y++) {
+    for (let x = margin; x < size - margin; x++) {
+      const centre = plane[y * size + x]!;
+      for (let p = 0; p < 8; p++) neighbours[p] = bilinear(plane, size, x + offsets[p]![0], y + offsets[p]![1]);
+      let ones = 0;
+      let transitions = 0;
+      for (let p = 0; p < 8; p++) {
+        const bit = neighbours[p]! >= centre ? 1 : 0;
+        const next = neighbours[(p + 1) % 8]! >= centre ? 1 : 0;
+        ones += bit;
+        if (bit !== next) transitions++;
+      }
+      histogram[transitions <= 2 ? ones : LBP_BINS - 1]! += 1;
+    }
+  }
+  const total = (size - 2 * margin) ** 2;
+  for (let i = 0; i < LBP_BINS; i++) histogram[i] = histogram[i]! / total;
+  return histogram;
+}
+
+/** Bilinear read of a plane, edge pixels repeated outside. Written without closures: it runs ~500k times per face. */
+function bilinear(plane: Float64Array, size: number, x: number, y: number): number {
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const fx = x - x0;
+  const fy = y - y0;
+  const last = size - 1;
+  const xa = x0 < 0 ? 0 : x0 > last ? last : x0;
+  const ya = y0 < 0 ? 0 : y0 > last ? last : y0;
+  if (fx === 0 && fy === 0) return plane[ya * size + xa]!;
+  const xb = x0 + 1 < 0 ? 0 : x0 + 1 > last ? last : x0 + 1;
+  const yb = y0 + 1 < 0 ? 0 : y0 + 1 > last ? last : y0 + 1;
+  const top = plane[ya * size + xa]! * (1 - fx) + plane[ya * size + xb]! * fx;
+  const bottom = plane[yb * size + xa]! * (1 - fx) + plane[yb * size + xb]! * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frequency: power spectrum, band energies, spectral slope, periodic peaks
+
+/**
+ * Power spectrum |F|² of a plane (mean removed, 2-D Hann window against edge leakage), size×size,
+ * in FFT order (index 0 = DC; index i ≥ size/2 is frequency i − size).
+ */
+function powerSpectrum(plane: Float64Array, size: number): Float64Array {
+  const n = size * size;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += plane[i]!;
+  mean /= n;
+  const window = new Float64Array(size);
+  for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / size);
+  const re = new Float64Array(n);
+  const im = new Float64Array(n);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) re[y * size + x] = (plane[y * size + x]! - mean) * window[x]! * window[y]!;
+  fft2d(re, im, size);
+  const power = new Float64Array(n);
+  for (let i = 0; i < n; i++) power[i] = (re[i]! * re[i]! + im[i]! * im[i]!) / n;
+  return power;
+}
+
+/** In-place 2-D FFT of a size×size complex array (rows, then columns). */
+function fft2d(re: Float64Array, im: Float64Array, size: number): void {
+  const rowRe = new Float64Array(size);
+  const rowIm = new Float64Array(size);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      rowRe[x] = re[y * size + x]!;
+      rowIm[x] = im[y * size + x]!;
+    }
+    fft1d(rowRe, rowIm);
+    for (let x = 0; x < size; x++) {
+      re[y * size + x] = rowRe[x]!;
+      im[y * size + x] = rowIm[x]!;
+    }
+  }
+  for (let x = 0; x < size; x++) {
+    for (let y = 0; y < size; y++) {
+      rowRe[y] = re[y * size + x]!;
+      rowIm[y] = im[y * size + x]!;
+    }
+    fft1d(rowRe, rowIm);
+    for (let y = 0; y < size; y++) {
+      re[y * size + x] = rowRe[y]!;
+      im[y * size + x] = rowIm[y]!;
+    }
+  }
+}
+
+/** In-place iterative radix-2 Cooley–Tukey FFT (length a power of two). */
+export function fft1d(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  if ((n & (n - 1)) !== 0 || im.length !== n) throw new RangeError('fft1d needs two arrays of the same power-of-two length');
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      const r = re[i]!;
+      re[i] = re[j]!;
+      re[j] = r;
+      const m = im[i]!;
+      im[i] = im[j]!;
+      im[j] = m;
+    }
+  }
+  for (let length = 2; length <= n; length <<= 1) {
+    const angle = (-2 * Math.PI) / length;
+    const wRe = Math.cos(angle);
+    const wIm = Math.sin(angle);
+    for (let start = 0; start < n; start += length) {
+      let cRe = 1;
+      let cIm = 0;
+      for (let k = 0; k < length / 2; k++) {
+        const a = start + k;
+        const b = a + length / 2;
+        const tRe = re[b]! * cRe - im[b]! * cIm;
+        const tIm = re[b]! * cIm + im[b]! * cRe;
+        re[b] = re[a]! - tRe;
+        im[b] = im[a]! - tIm;
+        re[a] = re[a]! + tRe;
+        im[a] = im[a]! + tIm;
+        const nextRe = cRe * wRe - cIm * wIm;
+        cIm = cRe * wIm + cIm * wRe;
+        cRe = nextRe;
+      }
+    }
+  }
+}
+
+/** Signed frequency of FFT index i, in cycles per pixel. */
+function frequencyOf(i: number, size: number): number {
+  return (i < size / 2 ? i : i - size) / size;
+}
+
+/**
+ * Share of the spectral energy (above 2 cycles per crop) in each of FREQUENCY_BANDS. Why it
+ * discriminates: recapture low-passes the face twice (print or screen resolution, then the second
+ * camera), so a spoof crop holds less of its energy in the top band (≥ 0.25 cycles/pixel at the
+ * normalised face size) than a live one shot at the same framing.
+ */
+function bandShares(power: Float64Array, size: number): number[] {
+  const sums = FREQUENCY_BANDS.map(() => 0);
+  let total = 0;
+  for (let v = 0; v < size; v++) {
+    const fv = frequencyOf(v, size);
+    for (let u = 0; u < size; u++) {
+      const r = Math.hypot(frequencyOf(u, size), fv);
+      if (r < FREQUENCY_BANDS[0]![0]) continue;
+      const p = power[v * size + u]!;
+      total += p;
+      for (let band = 0; band < FREQUENCY_BANDS.length; band++) {
+        if (r >= FREQUENCY_BANDS[band]![0] && r < FREQUENCY_BANDS[band]![1]) sums[band]! += p;
+      }
+    }
+  }
+  return sums.map((s) => (total > 0 ? s / total : 0));
+}
+
+/** Mean power of each integer radius ring (radius in FFT bins, 0..size/2). */
+function ringMeans(power: Float64Array, size: number): Float64Array {
+  const half = size / 2;
+  const sums = new Float64Array(half + 1);
+  const counts = new Float64Array(half + 1);
+  for (let v = 0; v < size; v++) {
+    const fv = frequencyOf(v, size) * size;
+    for (let u = 0; u < size; u++) {
+      const k = Math.round(Math.hypot(frequencyOf(u, size) * size, fv));
+      if (k > half) continue;
+      sums[k]! += power[v * size + u]!;
+      counts[k]! += 1;
+    }
+  }
+  return sums.map((s, k) => (counts[k]! > 0 ? s / counts[k]! : 0));
+}
+
+/**
+ * Slope of log ring power against log frequency between 3 and 60 cycles per crop (least squares).
+ * Natural images fall off as ~1/f² (slope ≈ −2); double low-passing by recapture steepens the fall at
+ * high frequencies, while a pixel grid or sensor noise flattens it.
+ */
+function spectralSlope(power: Float64Array, size: number): number {
+  const rings = ringMeans(power, size);
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let sxy = 0;
+  let n = 0;
+  const top = Math.min(60, size / 2 - 1);
+  for (let k = 3; k <= top; k++) {
+    const x = Math.log(k);
+    const y = Math.log(rings[k]! + 1e-12);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+    n++;
+  }
+  const denominator = n * sxx - sx * sx;
+  return denominator > 0 ? (n * sxy - sx * sy) / denominator : 0;
+}
+
+/**
+ * Strength of isolated periodic peaks: log10 of the mean of the 8 largest ratios between a spectral
+ * bin's power and the median power of its radius ring, over bins from 1/16 cycle/pixel up to the
+ * corners, leaving out the two bins nearest each axis (where edges and the face outline put a cross
+ * of energy). Why it discriminates: a natural face's spectrum is smooth around each ring (its largest
+ * ratios come from periodogram noise, ≈ 10–20×), while a screen's pixel grid, the moiré it beats into
+ * with the camera sensor and a print's halftone screen concentrate energy in a few isolated bins
+ * (symmetric pairs, hence 8 = 4 peaks).
+ */
+function periodicPeakStrength(power: Float64Array, size: number): number {
+  const half = size / 2;
+  const maxRing = Math.ceil(half * Math.SQRT2);
+  const rings: number[][] = Array.from({ length: maxRing + 1 }, () => []);
+  const ringOf = new Int32Array(size * size).fill(-1);
+  for (let v = 0; v < size; v++) {
+    const fv = frequencyOf(v, size) * size;
+    for (let u = 0; u < size; u++) {
+      const fu = frequencyOf(u, size) * size;
+      if (Math.abs(fu) <= 2 || Math.abs(fv) <= 2) continue;
+      const k = Math.round(Math.hypot(fu, fv));
+      if (k < size / 16) continue;
+      ringOf[v * size + u] = k;
+      rings[k]!.push(power[v * size + u]!);
+    }
+  }
+  const medians = rings.map((values) => median(values));
+  const top = new Float64Array(8); // the 8 largest ratios, descending
+  for (let i = 0; i < size * size; i++) {
+    const k = ringOf[i]!;
+    if (k < 0 || rings[k]!.length < 8) continue;
+    const m = medians[k]!;
+    const ratio = m > 0 ? power[i]! / m : 0;
+    if (ratio <= top[7]!) continue;
+    let at = 7;
+    while (at > 0 && top[at - 1]! < ratio) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = ratio;
+  }
+  let sum = 0;
+  for (const r of top) sum += r;
+  return Math.log10(sum / top.length + 1);
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function addArrays(a: Float64Array, b: Float64Array): Float64Array {
+  return a.map((x, i) => x + b[i]!);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharpness
+
+/**
+ * Variance of the 4-neighbour Laplacian of the luma crop (log10(1 + var)) and the log10 ratio of that
+ * variance to the one of the 2×-downsampled crop. Measured on the normalised crop, it is sharpness
+ * relative to the face size. Why it discriminates: a print or screen photographed again is usually
+ * out of focus or motion-blurred at the second capture; the fine-to-coarse ratio asks whether the
+ * finest scale holds detail of its own or is a smooth interpolation of the coarser one.
+ */
+function laplacianSharpness(plane: Float64Array, size: number): { laplacian: number; fineToCoarse: number } {
+  const fine = laplacianVariance(plane, size);
+  const halfSize = size / 2;
+  const coarse = new Float64Array(halfSize * halfSize);
+  for (let y = 0; y < halfSize; y++) {
+    for (let x = 0; x < halfSize; x++) {
+      const o = 2 * y * size + 2 * x;
+      coarse[y * halfSize + x] = (plane[o]! + plane[o + 1]! + plane[o + size]! + plane[o + size + 1]!) / 4;
+    }
+  }
+  const coarseVariance = laplacianVariance(coarse, halfSize);
+  return { laplacian: Math.log10(1 + fine), fineToCoarse: Math.log10((1 + fine) / (1 + coarseVariance)) };
+}
+
+function laplacianVariance(plane: Float64Array, size: number): number {
+  let sum = 0;
+  let sumSquares = 0;
+  let n = 0;
+  for (let y = 1; y < size - 1; y++) {
+    for (let x = 1; x < size - 1; x++) {
+      const i = y * size + x;
+      const l = 4 * plane[i]! - plane[i - 1]! - plane[i + 1]! - plane[i - size]! - plane[i + size]!;
+      sum += l;
+      sumSquares += l * l;
+      n++;
+    }
+  }
+  const mean = sum / n;
+  return Math.max(0, sumSquares / n - mean * mean);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Colour
+
+/**
+ * Colour moments of the crop: mean and spread of the chroma (Cb, Cr, offset from neutral), mean and
+ * spread of HSV saturation, the circular spread of hue (1 − mean resultant length over pixels with
+ * saturation ≥ 0.1), luma contrast (std / mean) and luma skewness. Why they discriminate: printer inks
+ * and screen primaries reproduce skin with a narrower, shifted gamut (lower chroma spread, a colour
+ * cast), and the second capture compresses contrast; these are also the features most exposed to the
+ * capture room's lighting, which is why they are measured on the face only.
+ */
+function colourMoments(planes: Planes): {
+  cbMean: number;
+  crMean: number;
+  cbStd: number;
+  crStd: number;
+  satMean: number;
+  satStd: number;
+  hueSpread: number;
+  lumaContrast: number;
+  lumaSkew: number;
+} {
+  const cb = meanStd(planes.cb);
+  const cr = meanStd(planes.cr);
+  const sat = meanStd(planes.s);
+  const luma = meanStd(planes.y);
+  let skew = 0;
+  for (const y of planes.y) skew += ((y - luma.mean) / (luma.std || 1)) ** 3;
+  skew /= planes.y.length;
+  let c = 0;
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < planes.h.length; i++) {
+    if (planes.s[i]! < 0.1) continue;
+    c += Math.cos(planes.h[i]!);
+    s += Math.sin(planes.h[i]!);
+    n++;
+  }
+  const hueSpread = n > 0 ? 1 - Math.hypot(c, s) / n : 1;
+  return {
+    cbMean: cb.mean - 128,
+    crMean: cr.mean - 128,
+    cbStd: cb.std,
+    crStd: cr.std,
+    satMean: sat.mean,
+    satStd: sat.std,
+    hueSpread,
+    lumaContrast: luma.mean > 0 ? luma.std / luma.mean : 0,
+    lumaSkew: skew,
+  };
+}
+
+function meanStd(values: Float64Array): { mean: number; std: number } {
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / values.length;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) ** 2;
+  return { mean, std: Math.sqrt(squares / values.length) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Specular reflections and clipping
+
+/**
+ * Share of clipped highlights (luma ≥ 250), of specular-like pixels (saturation < 0.12 and value
+ * > 0.86: white glare, whatever the skin colour), of crushed shadows (value < 0.04), and the highlight
+ * range (99th minus 50th luma percentile, / 255). Why they discriminate: glossy photo paper and a
+ * screen's glass reflect the room's lights as flat white patches that skin, a diffuse reflector with
+ * small highlights, rarely shows; screens and prints also clip and crush the tonal range differently
+ * from a camera viewing a real face.
+ */
+function specularStatistics(planes: Planes): { clipped: number; white: number; dark: number; highlightRange: number } {
+  const n = planes.y.length;
+  let clipped = 0;
+  let white = 0;
+  let dark = 0;
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < n; i++) {
+    const y = planes.y[i]!;
+    if (y >= 250) clipped++;
+    if (planes.s[i]! < 0.12 && planes.v[i]! > 0.86) white++;
+    if (planes.v[i]! < 0.04) dark++;
+    histogram[Math.min(255, Math.max(0, Math.round(y)))]! += 1;
+  }
+  const percentile = (q: number): number => {
+    let cumulative = 0;
+    for (let level = 0; level < 256; level++) {
+      cumulative += histogram[level]!;
+      if (cumulative >= q * n) return level;
+    }
+    return 255;
+  };
+  return { clipped: clipped / n, white: white / n, dark: dark / n, highlightRange: (percentile(0.99) - percentile(0.5)) / 255 };
+}
