@@ -42,7 +42,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
 
   const firstViews = (count: number) => vectorsOf(mainRun, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
-    { name: 'human mesh → aligned crop (levelled above 10° roll) → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
+    { name: 'human mesh → aligned crop (roll levelled beyond 10°) → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
     { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
     { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(4), embeddings: { views: F500_VIEWS, description: false } },
     {
@@ -61,12 +61,12 @@ export async function evalFaces(argv: string[]): Promise<void> {
     },
     { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true } },
   ];
-  for (const weight of [0.15, 0.3]) {
+  for (const weight of [0.15]) {
     variants.push({
-      name: `4 views fused with faceres (weight ${weight})`,
+      name: `crop + mirror fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
-      vectors: images.map((_, i) => fuse(variants[2]!.vectors[i], variants[5]!.vectors[i], weight)),
-      embeddings: { views: F500_VIEWS, description: true },
+      vectors: images.map((_, i) => fuse(variants[1]!.vectors[i], variants[5]!.vectors[i], weight)),
+      embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
     });
   }
   for (const [name, algorithm] of Object.entries(FACE_ALGORITHMS)) {

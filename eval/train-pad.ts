@@ -178,6 +178,10 @@ export async function trainPad(argv: string[]): Promise<void> {
     weights: final.weights.map(sig),
     bias: sig(final.bias),
     l2,
+    heldOutScores: {
+      live: [...main.scores].filter((_, i) => labels[i] === 1).sort((a, b) => a - b).map((v) => +v.toFixed(5)),
+      spoof: [...main.scores].filter((_, i) => labels[i] === 0).sort((a, b) => a - b).map((v) => +v.toFixed(5)),
+    },
     provenance: {
       dataset,
       trainingPersons: persons,

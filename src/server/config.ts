@@ -38,6 +38,12 @@ export interface VeriportConfig {
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
   readonly faceCacheLimits: ReadonlyMap<string, number>;
+  /** Mode per injection-attack signal, from `VERIPORT_IAD_MODES=spectral_analysis=DECISIONING,...`; unnamed signals keep their default. */
+  readonly iadModes: ReadonlyMap<string, 'DECISIONING' | 'REPORT_ONLY'>;
+  /** A liveness package older than this (its `timestamp`) is TIMESTAMP_TOO_OLD. */
+  readonly livenessMaxAgeMs: number;
+  /** A package dated further ahead than this is TIMESTAMP_IN_FUTURE (clock skew allowance). */
+  readonly livenessMaxSkewMs: number;
 }
 
 /** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
@@ -100,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
+    iadModes: signalModes(env.VERIPORT_IAD_MODES, 'VERIPORT_IAD_MODES'),
+    livenessMaxAgeMs: integer(env.VERIPORT_LIVENESS_MAX_AGE_MS, 'VERIPORT_LIVENESS_MAX_AGE_MS', 300_000, 1000, 86_400_000),
+    livenessMaxSkewMs: integer(env.VERIPORT_LIVENESS_MAX_SKEW_MS, 'VERIPORT_LIVENESS_MAX_SKEW_MS', 30_000, 0, 3_600_000),
   });
 }
 
@@ -117,6 +126,33 @@ function cacheLimits(raw: string | undefined, name: string): ReadonlyMap<string,
     limits.set(match[1]!, Number(match[2]));
   }
   return limits;
+}
+
+const IAD_SIGNALS = [
+  'code_injection_detection',
+  'emulator_detection',
+  'face_swap_detection',
+  'image_similarity_detection',
+  'optical_analysis',
+  'rooted_mobile_detection',
+  'sensor_detection',
+  'spectral_analysis',
+  'suspicious_border_detection',
+  'virtual_camera_detection',
+];
+
+function signalModes(raw: string | undefined, name: string): ReadonlyMap<string, 'DECISIONING' | 'REPORT_ONLY'> {
+  const value = optionalString(raw);
+  const modes = new Map<string, 'DECISIONING' | 'REPORT_ONLY'>();
+  if (value === undefined) return modes;
+  for (const entry of value.split(',')) {
+    const [signal, mode] = entry.split('=').map((part) => part.trim());
+    if (!signal || !IAD_SIGNALS.includes(signal) || (mode !== 'DECISIONING' && mode !== 'REPORT_ONLY')) {
+      throw new ConfigError(`${name} must be a list like 'spectral_analysis=DECISIONING' of ${IAD_SIGNALS.join(', ')} with DECISIONING or REPORT_ONLY (got '${entry.trim()}')`);
+    }
+    modes.set(signal, mode);
+  }
+  return modes;
 }
 
 function optionalString(value: string | undefined): string | undefined {

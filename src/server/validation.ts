@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { BASE64_PATTERN } from '../crypto/base64.js';
@@ -26,3 +26,32 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const ajv = httpPart === 'body' ? bodyAjv : parameterAjv;
   return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 };
+
+/** A body that failed its schema outside Fastify's own validation; the error model reads it like Fastify's. */
+export class BodyValidationError extends Error {
+  override name = 'BodyValidationError';
+  readonly validationContext = 'body';
+  constructor(readonly validation: ErrorObject[]) {
+    super('body does not match its schema');
+  }
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Checks a value against a body schema with the body rules (no coercion), for packages that arrive
+ * inside another one (an opened envelope).
+ *
+ * @example
+ * const request = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(body, key));
+ * @throws {BodyValidationError} mapped to the spec's -3/-4/-5/-6 codes like any body error
+ */
+export function checkBody<T>(schema: object, value: unknown): T {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = bodyAjv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (!validate(value)) throw new BodyValidationError(validate.errors ?? []);
+  return value as T;
+}

@@ -73,3 +73,19 @@ export async function closeTestFaceEngine(): Promise<void> {
   await engine?.close();
   engine = undefined;
 }
+
+/**
+ * A 480×640 selfie-style frame: the person's portrait (300 px) on a grey background, shifted by
+ * (dx, dy) pixels and tilted `degrees`, so a sequence of them has the small motion of a hand-held
+ * phone.
+ */
+export async function selfieFrame(person: Person, motion: { dx?: number; dy?: number; degrees?: number } = {}, options: CropOptions = {}): Promise<Buffer> {
+  const face = await portrait(person, { width: 300, rotateDegrees: motion.degrees ?? 0, ...options });
+  const meta = await sharp(face).metadata();
+  const w = meta.width ?? 300;
+  const h = meta.height ?? 300;
+  return sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+    .composite([{ input: face, left: Math.round((480 - w) / 2 + (motion.dx ?? 0)), top: Math.round((640 - h) / 2 + (motion.dy ?? 0)) }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

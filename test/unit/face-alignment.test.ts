@@ -9,6 +9,8 @@ function toImage(t: ReturnType<typeof cropTransform>, u: number, v: number): [nu
   return [t.a * u - t.b * v + t.tx, t.b * u + t.a * v + t.ty];
 }
 
+const LEVEL_ALWAYS = { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 };
+
 describe('face alignment', () => {
   it('puts the eyes level at the chosen height and the mouth at the chosen distance, whatever the tilt', () => {
     for (const angle of [0, 0.3, -0.5]) {
@@ -16,7 +18,7 @@ describe('face alignment', () => {
       const s = Math.sin(angle);
       const at = (x: number, y: number): [number, number] => [200 + c * x - s * y, 150 + s * x + c * y];
       const points: FaceKeyPoints = { rightEye: at(-30, 0), leftEye: at(30, 0), mouth: at(0, 70) };
-      const t = cropTransform(points, 150);
+      const t = cropTransform(points, 150, LEVEL_ALWAYS);
       const eyes = toImage(t, 75, DEFAULT_CROP_GEOMETRY.eyeY * 150);
       assert.ok(Math.hypot(eyes[0] - 200, eyes[1] - 150) < 1e-6, 'eye midpoint maps to the crop position');
       const mouth = toImage(t, 75, (DEFAULT_CROP_GEOMETRY.eyeY + DEFAULT_CROP_GEOMETRY.eyeToMouth) * 150);
@@ -24,10 +26,16 @@ describe('face alignment', () => {
     }
   });
 
-  it('leaves a nearly upright face unrotated', () => {
-    const points: FaceKeyPoints = { rightEye: [170, 150], leftEye: [230, 156], mouth: [200, 220] }; // ~5.7 degrees
-    assert.equal(cropTransform(points, 150).b, 0);
-    assert.notEqual(cropTransform(points, 150, { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 }).b, 0);
+  it('rotates by the tilt beyond a 10 degree dead zone', () => {
+    const tilted = (degrees: number): FaceKeyPoints => {
+      const r = (degrees * Math.PI) / 180;
+      return { rightEye: [200 - 30 * Math.cos(r), 150 - 30 * Math.sin(r)], leftEye: [200 + 30 * Math.cos(r), 150 + 30 * Math.sin(r)], mouth: [200, 220] };
+    };
+    const rotation = (t: ReturnType<typeof cropTransform>) => (Math.atan2(t.b, t.a) * 180) / Math.PI;
+    assert.equal(rotation(cropTransform(tilted(6), 150)), 0);
+    assert.ok(Math.abs(rotation(cropTransform(tilted(25), 150)) - 15) < 1e-9);
+    assert.ok(Math.abs(rotation(cropTransform(tilted(-25), 150)) + 15) < 1e-9);
+    assert.ok(Math.abs(rotation(cropTransform(tilted(6), 150, LEVEL_ALWAYS)) - 6) < 1e-9);
   });
 
   it('samples bilinearly and mirrors', () => {

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ImageDecodeError } from './image-decoding.js';
-import type { EmbeddingOptions, FacePipelineConfig, ImageAnalysis } from './face-pipeline.js';
-import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData } from './face-worker.js';
+import type { EmbeddingOptions, FacePipelineConfig } from './face-pipeline.js';
+import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData, WorkerAnalysis } from './face-worker.js';
 
 export interface FaceEngineConfig {
   /** Worker threads, each with its own copy of the models (~150 MB). Default: the number of cores. */
@@ -10,10 +10,13 @@ export interface FaceEngineConfig {
   readonly pipeline?: Partial<FacePipelineConfig>;
 }
 
-export interface DecodedAnalysis extends ImageAnalysis {
-  readonly width: number;
-  readonly height: number;
-  readonly decodeMs: number;
+export type DecodedAnalysis = WorkerAnalysis;
+
+/** Extra work per image beyond detection and embeddings. */
+export interface AnalyzeOptions {
+  /** Liveness measures of every face and a thumbnail of the frame. */
+  readonly liveness?: boolean;
+  readonly rotation?: 0 | 90 | 180 | 270;
 }
 
 // Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
@@ -56,8 +59,8 @@ export class FaceEngine {
    *
    * @throws {ImageDecodeError} when the bytes are not a supported image
    */
-  async analyze(image: Uint8Array, embeddings: EmbeddingOptions): Promise<DecodedAnalysis> {
-    const outcome = await this.pool.run({ image, embeddings });
+  async analyze(image: Uint8Array, embeddings: EmbeddingOptions, options: AnalyzeOptions = {}): Promise<DecodedAnalysis> {
+    const outcome = await this.pool.run({ image, embeddings, ...options });
     if (!outcome.ok) throw new ImageDecodeError(outcome.message);
     const { ok: _ok, ...analysis } = outcome;
     return analysis;

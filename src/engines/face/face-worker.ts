@@ -2,18 +2,33 @@
  * Piscina worker: holds one loaded face pipeline (models load once, at the first task) and runs one
  * image at a time on this thread, so the server's event loop never waits on a model.
  */
+import { faceFrameMeasures, frameThumbnail, type FaceFrameMeasures } from '../liveness/frame-measures.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
-import { DEFAULT_PIPELINE_CONFIG, FacePipeline, type EmbeddingOptions, type FacePipelineConfig, type ImageAnalysis } from './face-pipeline.js';
+import { DEFAULT_PIPELINE_CONFIG, FacePipeline, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig, type StageTimings } from './face-pipeline.js';
 
 export interface AnalyzeTask {
   /** Encoded image bytes (JPEG, PNG, ...). */
   readonly image: Uint8Array;
   readonly embeddings: EmbeddingOptions;
+  /** Also measure every face for liveness (PAD features, thumbnails, quality), with the pixels at hand. */
+  readonly liveness?: boolean;
+  readonly rotation?: 0 | 90 | 180 | 270;
 }
 
-export type AnalyzeOutcome =
-  | ({ readonly ok: true; readonly width: number; readonly height: number; readonly decodeMs: number } & ImageAnalysis)
-  | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
+/** A face with, when asked, its liveness measures. */
+export type AnalyzedFace = FaceObservation & { readonly liveness?: FaceFrameMeasures };
+
+export interface WorkerAnalysis {
+  readonly width: number;
+  readonly height: number;
+  readonly decodeMs: number;
+  readonly faces: AnalyzedFace[];
+  readonly timings: StageTimings;
+  /** 16×16 luma of the whole frame, with `liveness`. */
+  readonly frameThumbnail?: Uint8Array;
+}
+
+export type AnalyzeOutcome = ({ readonly ok: true } & WorkerAnalysis) | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
 
 /** Worker data the pool passes at start. */
 export interface FaceWorkerData {
@@ -35,14 +50,16 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   const started = performance.now();
   let image;
   try {
-    image = await decodeImage(task.image, DEFAULT_DECODE_OPTIONS);
+    image = await decodeImage(task.image, { ...DEFAULT_DECODE_OPTIONS, rotation: task.rotation ?? 0 });
   } catch (error) {
     if (error instanceof ImageDecodeError) return { ok: false, error: 'undecodable', message: error.message };
     throw error;
   }
   const decodeMs = performance.now() - started;
-  const analysis = await ready.analyze(image, task.embeddings);
-  return { ok: true, width: image.width, height: image.height, decodeMs, ...analysis };
+  const { faces, timings } = await ready.analyze(image, task.embeddings);
+  if (!task.liveness) return { ok: true, width: image.width, height: image.height, decodeMs, faces, timings };
+  const measured = faces.map((face) => ({ ...face, liveness: faceFrameMeasures(image, face) }));
+  return { ok: true, width: image.width, height: image.height, decodeMs, faces: measured, timings, frameThumbnail: frameThumbnail(image) };
 }
 
 /** Loads the models without an image: the pool calls it on every worker at start. */

@@ -11,6 +11,8 @@ export interface DecodeOptions {
   readonly maxInputPixels: number;
   /** Larger images are scaled down so their longer side is this many pixels (faces stay far above the models' input sizes). */
   readonly maxSide: number;
+  /** Clockwise rotation applied after the EXIF orientation (a capture app that sends sideways frames). */
+  readonly rotation?: 0 | 90 | 180 | 270;
 }
 
 export const DEFAULT_DECODE_OPTIONS: DecodeOptions = { maxInputPixels: 50_000_000, maxSide: 2048 };
@@ -25,7 +27,8 @@ export const DEFAULT_DECODE_OPTIONS: DecodeOptions = { maxInputPixels: 50_000_00
 export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = DEFAULT_DECODE_OPTIONS): Promise<RgbImage> {
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'error' })
-      .rotate()
+      .autoOrient()
+      .rotate(options.rotation ?? 0)
       .resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb')

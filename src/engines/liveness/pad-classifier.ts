@@ -33,6 +33,12 @@ export interface PadModel {
   /** The L2 penalty it was fitted with. */
   readonly l2: number;
   readonly provenance: PadModelProvenance;
+  /**
+   * Cross-validated P(live) of every held-out face (each scored by a model that never saw its
+   * person), ascending: the bona fide and attack distributions that liveness thresholds and
+   * `score_frr` are read from.
+   */
+  readonly heldOutScores: { readonly live: readonly number[]; readonly spoof: readonly number[] };
 }
 
 export interface LogisticFit {

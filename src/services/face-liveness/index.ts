@@ -4,11 +4,55 @@ import { decryptJsonEnvelope } from '../../crypto/envelope.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { CodedError } from '../../server/schemas/coded-error.js';
-import { EncryptedRequest } from './schemas.js';
+import { checkBody } from '../../server/validation.js';
+import { versionText } from '../../server/version.js';
+import { parseLivenessRequest } from './liveness-request.js';
+import { assessPassiveLiveness } from './passive-liveness.js';
+import { CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
+import { invalidValue } from '../../server/errors/api-error.js';
+
+const SERVICE = 'face-liveness';
 
 async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
-  addVersionRoute(app, 'face-liveness');
+  const version = versionText(SERVICE);
+  addVersionRoute(app, SERVICE);
+
+  const checkLiveness = async (body: FaceLivenessRequest) => {
+    const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
+    if (request.workflow.method === 'active') throw invalidValue(`workflow ${request.workflow.name} is active: send it with the passive request to /checkActiveLiveness`);
+    const now = Date.now();
+    const result = await assessPassiveLiveness(deps.faceEngine(), request, {
+      now,
+      maxAgeMs: deps.config.livenessMaxAgeMs,
+      maxSkewMs: deps.config.livenessMaxSkewMs,
+      iadModes: deps.config.iadModes,
+    });
+    return { video: { liveness_result: result, version, timestamp: now } };
+  };
+
+  scope.post(
+    '/checkLiveness',
+    { schema: { summary: 'Passive liveness of a frame sequence', body: FaceLivenessRequest, response: { 200: CheckLivenessResponse, '4xx': CodedError, '5xx': CodedError } } },
+    async (request) => checkLiveness(request.body),
+  );
+
+  scope.post(
+    '/checkLivenessEncrypted',
+    {
+      schema: {
+        summary: 'Passive liveness of an encrypted package; workflow_data.intelligentLiveness overrides the one inside',
+        body: EncryptedLivenessRequest,
+        response: { 200: CheckLivenessResponse, '4xx': CodedError, '5xx': CodedError },
+      },
+    },
+    async (request) => {
+      const { workflow_data: override, ...envelope } = request.body;
+      const inner = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(envelope, deps.serverKeys.privateKey));
+      if (override?.intelligentLiveness !== undefined) inner.video.workflow_data.intelligentLiveness = override.intelligentLiveness;
+      return checkLiveness(inner);
+    },
+  );
 
   scope.post(
     '/decrypt',
@@ -23,7 +67,7 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
   );
 }
 
-/** Face liveness (spec Doc 2 A). So far `GET /version` and `POST /decrypt`; issue 4 adds the analyses. */
+/** Face liveness (spec Doc 2 A): passive liveness (plain and encrypted) and `/decrypt` so far. */
 export const faceLivenessService: ServiceDefinition = {
   name: 'face-liveness',
   prefix: '/face-liveness',

@@ -1,0 +1,123 @@
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
+import { meanAbsoluteDifference } from '../../engines/liveness/frame-measures.js';
+
+export type SignalStatus = 'PASS' | 'FAIL' | 'ERROR';
+export type SignalMode = 'DECISIONING' | 'REPORT_ONLY';
+
+export interface IadSignal {
+  readonly status: SignalStatus;
+  readonly mode: SignalMode;
+}
+
+export type IadSignalName =
+  | 'code_injection_detection'
+  | 'emulator_detection'
+  | 'face_swap_detection'
+  | 'image_similarity_detection'
+  | 'optical_analysis'
+  | 'rooted_mobile_detection'
+  | 'sensor_detection'
+  | 'spectral_analysis'
+  | 'suspicious_border_detection'
+  | 'virtual_camera_detection';
+
+/**
+ * Default mode per signal. The ones computed from the request and validated decide; the ones that
+ * need the capture device's own attestation (code injection, rooting, sensors) or are not computed yet
+ * stay REPORT_ONLY with status ERROR (docs/liveness.md). `VERIPORT_IAD_MODES` overrides.
+ */
+export const DEFAULT_MODES: Readonly<Record<IadSignalName, SignalMode>> = {
+  code_injection_detection: 'REPORT_ONLY',
+  emulator_detection: 'DECISIONING',
+  face_swap_detection: 'DECISIONING',
+  image_similarity_detection: 'DECISIONING',
+  optical_analysis: 'REPORT_ONLY',
+  rooted_mobile_detection: 'REPORT_ONLY',
+  sensor_detection: 'REPORT_ONLY',
+  spectral_analysis: 'REPORT_ONLY',
+  suspicious_border_detection: 'REPORT_ONLY',
+  virtual_camera_detection: 'DECISIONING',
+};
+
+// Names virtual-camera drivers and emulators report as device brand or model (lower case, substrings).
+const VIRTUAL_CAMERAS = ['obs virtual', 'obs-camera', 'manycam', 'xsplit', 'snap camera', 'e2esoft', 'vcam', 'camtwist', 'splitcam', 'droidcam', 'epoccam', 'virtual camera', 'virtualcam', 'fake webcam', 'v4l2loopback'];
+const EMULATORS = ['sdk_gphone', 'android sdk built for', 'google_sdk', 'emulator', 'simulator', 'genymotion', 'bluestacks', 'noxplayer', 'nox player', 'ldplayer', 'memu', 'andy os', 'goldfish', 'ranchu', 'vbox86'];
+
+/**
+ * Frames whose whole picture and face crop change by less than this (mean absolute difference of
+ * 16×16 luma thumbnails, 0..255) are the same picture: a live camera always adds motion, blinks or
+ * landmark jitter between frames, a still injected as video adds nothing but re-encoding noise.
+ */
+export const STILL_FRAME_DIFFERENCE = 0.5;
+
+export interface SignalInputs {
+  readonly frames: readonly WorkerAnalysis[];
+  /** The subject face of each frame (undefined where none was usable). */
+  readonly subjects: ReadonlyArray<AnalyzedFace | undefined>;
+  /** Raw frame bytes: byte-identical frames are a replay without even re-encoding. */
+  readonly frameBytes: readonly Buffer[];
+  readonly deviceNames: readonly string[];
+  /** Cosine similarity at which two F200 embeddings are the same person at FMR 10^-2. */
+  readonly sameIdentityScore: number;
+}
+
+/**
+ * Computes the injection-attack signals the request allows.
+ *
+ * @example
+ * const signals = iadSignals(inputs, config.iadModes);
+ * signals.image_similarity_detection; // { status: 'FAIL', mode: 'DECISIONING' } for a repeated still
+ */
+export function iadSignals(inputs: SignalInputs, overrides: ReadonlyMap<string, SignalMode>): Record<IadSignalName, IadSignal> {
+  const status: Record<IadSignalName, SignalStatus> = {
+    code_injection_detection: 'ERROR',
+    emulator_detection: nameCheck(inputs.deviceNames, EMULATORS),
+    face_swap_detection: faceSwap(inputs),
+    image_similarity_detection: imageSimilarity(inputs),
+    optical_analysis: 'ERROR',
+    rooted_mobile_detection: 'ERROR',
+    sensor_detection: 'ERROR',
+    spectral_analysis: 'ERROR',
+    suspicious_border_detection: 'ERROR',
+    virtual_camera_detection: nameCheck(inputs.deviceNames, VIRTUAL_CAMERAS),
+  };
+  const out = {} as Record<IadSignalName, IadSignal>;
+  for (const name of Object.keys(status) as IadSignalName[]) out[name] = { status: status[name], mode: overrides.get(name) ?? DEFAULT_MODES[name] };
+  return out;
+}
+
+function nameCheck(names: readonly string[], known: readonly string[]): SignalStatus {
+  const lower = names.map((n) => n.toLowerCase());
+  return lower.some((n) => known.some((k) => n.includes(k))) ? 'FAIL' : 'PASS';
+}
+
+/** FAIL when no two consecutive frames differ: a still image sent as a sequence. ERROR for one frame. */
+function imageSimilarity(inputs: SignalInputs): SignalStatus {
+  const { frames, subjects, frameBytes } = inputs;
+  if (frames.length < 2) return 'ERROR';
+  for (let i = 1; i < frames.length; i++) {
+    if (frameBytes[i]!.equals(frameBytes[i - 1]!)) continue;
+    const a = frames[i - 1]!.frameThumbnail;
+    const b = frames[i]!.frameThumbnail;
+    const fa = subjects[i - 1]?.liveness?.faceThumbnail;
+    const fb = subjects[i]?.liveness?.faceThumbnail;
+    const frameMoved = a && b ? meanAbsoluteDifference(a, b) >= STILL_FRAME_DIFFERENCE : true;
+    const faceMoved = fa && fb ? meanAbsoluteDifference(fa, fb) >= STILL_FRAME_DIFFERENCE : true;
+    if (frameMoved || faceMoved) return 'PASS';
+  }
+  return 'FAIL';
+}
+
+/** FAIL when a frame's face would not verify against the first frame's at FMR 10^-2. ERROR for fewer than two faces. */
+function faceSwap(inputs: SignalInputs): SignalStatus {
+  const vectors = inputs.subjects.map((s) => s?.recognitionViews[0]).filter((v): v is Float32Array => v !== undefined);
+  if (vectors.length < 2) return 'ERROR';
+  const [first, ...rest] = vectors;
+  return rest.every((v) => cosine(first!, v) >= inputs.sameIdentityScore) ? 'PASS' : 'FAIL';
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

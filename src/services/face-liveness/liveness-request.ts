@@ -1,0 +1,151 @@
+import sharp, { type Metadata } from 'sharp';
+import { decodeBase64 } from '../../crypto/base64.js';
+import { ApiError } from '../../server/errors/api-error.js';
+import type { WorkflowData } from './schemas.js';
+import { MAX_FRAMES, parseWorkflow, type Workflow } from './workflows.js';
+
+/** Face-liveness 400 codes (spec Doc 2, errors). */
+export const LivenessCode = {
+  imageDataInvalid: -7,
+  imageSizeInvalid: -8,
+  minSizeRange: 118,
+  maxSizeRange: 119,
+  minAboveMax: 120,
+  sensitivityRange: 121,
+  granularityRange: 122,
+  interframeTime: 125,
+  unparsableImage: 139,
+  timestampInvalid: 141,
+  imageFormat: 152,
+  sizesDiffer: 153,
+  detectionMode: 155,
+  rotation: 312,
+} as const;
+
+const DETECTION_MODES = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOMINANT_FACE_BY_SIZE', 'DOMINANT_FACE_BY_SCORE'];
+/** Frames smaller than this (shorter side) cannot show a face at a usable size; larger ones are refused as oversized. */
+const MIN_SIDE = 120;
+const MAX_SIDE = 4096;
+
+export interface LivenessFrame {
+  readonly bytes: Buffer;
+  readonly timestamp: number;
+  readonly tags: readonly string[];
+}
+
+export interface LivenessRequest {
+  readonly workflow: Workflow;
+  readonly frames: readonly LivenessFrame[];
+  readonly width: number;
+  readonly height: number;
+  readonly rotation: 0 | 90 | 180 | 270;
+  readonly packageTimestamp: number | undefined;
+  readonly lightTraceMode: 'NORMAL' | 'STRICT';
+  /** Face size bounds as shares of the shorter image side. */
+  readonly faceMinSize: number;
+  readonly faceMaxSize: number;
+  readonly deviceNames: readonly string[];
+}
+
+/**
+ * Checks a face-liveness request beyond its JSON schema, in the order a client would fix them, and
+ * reads each frame's header (format and size) without decoding it.
+ *
+ * @example
+ * const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
+ * @throws {ApiError} 400 with the spec's code (-6, -7, -8, 118-122, 125, 139, 141, 152, 153, 155, 312)
+ */
+export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Record<string, unknown>> | undefined): Promise<LivenessRequest> {
+  const workflow = parseWorkflow(data.workflow, data.security_level);
+  const fraction = (value: number | undefined, fallback: number, code: number, name: string) => {
+    if (value === undefined) return fallback;
+    if (!(value >= 0 && value <= 1)) throw new ApiError(400, code, `${name} must be from 0 to 1 (got ${value})`);
+    return value;
+  };
+  const faceMinSize = fraction(data.face_detection_min_size, 0, LivenessCode.minSizeRange, 'face_detection_min_size');
+  const faceMaxSize = fraction(data.face_detection_max_size, 1, LivenessCode.maxSizeRange, 'face_detection_max_size');
+  if (faceMinSize > faceMaxSize) {
+    throw new ApiError(400, LivenessCode.minAboveMax, `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`);
+  }
+  fraction(data.face_detection_sensitivity, 0.5, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
+  fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
+  if (data.face_detection_mode !== undefined && !DETECTION_MODES.includes(data.face_detection_mode)) {
+    throw new ApiError(400, LivenessCode.detectionMode, `face_detection_mode must be one of ${DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
+  }
+  const rotation = data.rotation ?? 0;
+  if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) {
+    throw new ApiError(400, LivenessCode.rotation, `rotation must be 0, 90, 180 or 270 (got ${rotation})`);
+  }
+  const lightTraceMode = data.intelligentLiveness?.lightTraceMode ?? 'NORMAL';
+  if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT') throw new ApiError(400, -6, `intelligentLiveness.lightTraceMode must be NORMAL or STRICT (got '${lightTraceMode}')`);
+
+  if (data.frames.length < workflow.minFrames || data.frames.length > MAX_FRAMES) {
+    throw new ApiError(400, -6, `workflow ${workflow.name} takes ${workflow.minFrames} to ${MAX_FRAMES} frames (got ${data.frames.length})`);
+  }
+  let previous = -Infinity;
+  data.frames.forEach((frame, i) => {
+    if (!Number.isFinite(frame.timestamp) || frame.timestamp < 0 || frame.timestamp < previous) {
+      throw new ApiError(400, LivenessCode.timestampInvalid, `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`);
+    }
+    if (frame.timestamp === previous) throw new ApiError(400, LivenessCode.interframeTime, `frames[${i}]: the time between frames must be greater than 0`);
+    previous = frame.timestamp;
+  });
+
+  const frames: LivenessFrame[] = [];
+  let size: { width: number; height: number } | undefined;
+  for (const [i, frame] of data.frames.entries()) {
+    const bytes = decodeBase64(frame.data, `frames[${i}].data`);
+    const header = await imageHeader(bytes, i);
+    const [width, height] = rotation === 90 || rotation === 270 ? [header.height, header.width] : [header.width, header.height];
+    if (size && (size.width !== width || size.height !== height)) {
+      throw new ApiError(400, LivenessCode.sizesDiffer, `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`);
+    }
+    size = { width, height };
+    frames.push({ bytes, timestamp: frame.timestamp, tags: Array.isArray(frame.tags) ? frame.tags : [] });
+  }
+  const deviceNames = ['client_device_brand', 'client_device_model', 'client_os_version', 'client_version']
+    .map((key) => meta?.[key])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+  return {
+    workflow,
+    frames,
+    width: size!.width,
+    height: size!.height,
+    rotation,
+    packageTimestamp: data.timestamp,
+    lightTraceMode,
+    faceMinSize,
+    faceMaxSize,
+    deviceNames,
+  };
+}
+
+/** Format and size from the image header: JPEG and PNG are accepted. */
+async function imageHeader(bytes: Buffer, index: number): Promise<{ width: number; height: number }> {
+  const format = sniffFormat(bytes);
+  if (format === undefined) throw new ApiError(400, LivenessCode.imageDataInvalid, `frames[${index}].data is not image data`);
+  if (format !== 'jpeg' && format !== 'png') throw new ApiError(400, LivenessCode.imageFormat, `frames[${index}] is ${format.toUpperCase()}; frames must be JPEG or PNG`);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch {
+    throw new ApiError(400, LivenessCode.unparsableImage, `frames[${index}]: the ${format.toUpperCase()} data could not be parsed`);
+  }
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.height;
+  if (!width || !height) throw new ApiError(400, LivenessCode.unparsableImage, `frames[${index}]: the image has no size`);
+  if (Math.min(width, height) < MIN_SIDE || Math.max(width, height) > MAX_SIDE) {
+    throw new ApiError(400, LivenessCode.imageSizeInvalid, `frames[${index}] is ${width}×${height}; frames must be ${MIN_SIDE} to ${MAX_SIDE} pixels a side (480×640 recommended)`);
+  }
+  return { width, height };
+}
+
+function sniffFormat(b: Buffer): string | undefined {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (b.length >= 4 && b.toString('latin1', 0, 4) === 'GIF8') return 'gif';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\u0000' || b.toString('latin1', 0, 4) === 'MM\u0000*')) return 'tiff';
+  if (b.length >= 2 && b.toString('latin1', 0, 2) === 'BM') return 'bmp';
+  return undefined;
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { encryptEnvelope } from '../../src/client/envelope.js';
+import { testApp, testServerKeys } from '../helpers/app.js';
+import { closeTestFaceEngine, noFacePhoto, selfieFrame, testFaceEngine } from '../helpers/faces.js';
+
+let app: FastifyInstance;
+const frames: Record<string, string[]> = {};
+
+before(async () => {
+  app = await testApp({}, { faceEngine: testFaceEngine() });
+  const b64 = (b: Buffer) => b.toString('base64');
+  frames.live = await Promise.all([{}, { dx: 6, dy: -3, degrees: 1.5 }, { dx: -4, dy: 5, degrees: -1 }].map(async (m) => b64(await selfieFrame('anna', m))));
+  const still = b64(await selfieFrame('anna'));
+  frames.repeated = [still, still, still];
+  frames.swapped = [frames.live[0]!, b64(await selfieFrame('bella', { dx: 4 })), frames.live[2]!];
+  frames.blurred = [b64(await sharp(await selfieFrame('anna')).blur(5).jpeg().toBuffer())];
+  frames.dark = [b64(await sharp(await selfieFrame('anna')).linear(0.2, 0).jpeg().toBuffer())];
+  frames.none = [b64(await sharp(await noFacePhoto()).resize(480, 640).jpeg().toBuffer())];
+  frames.small = [b64(await sharp(await selfieFrame('anna')).resize(240, 320).jpeg().toBuffer())];
+  frames.png = [b64(await sharp(await selfieFrame('anna')).png().toBuffer())];
+  frames.gif = [b64(await sharp(await selfieFrame('anna')).gif().toBuffer())];
+  frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
+});
+after(async () => {
+  await app.close();
+  await closeTestFaceEngine();
+});
+
+interface Result {
+  decision: string;
+  score: number;
+  score_frr: number;
+  feedback: string[];
+  decision_info: { IAD: { signals: Record<string, { status: string; mode: string }> }; PAD: { status: string; spoof_type_probability: Record<string, number> } };
+}
+
+function request(workflow: string, data: string[], extra: Record<string, unknown> = {}, meta: Record<string, string> = {}) {
+  return { video: { meta_data: meta, workflow_data: { workflow, frames: data.map((d, i) => ({ data: d, timestamp: 1000 + i * 100 })), ...extra } } };
+}
+
+const post = (url: string, body: unknown) => app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: body as object });
+
+async function check(body: unknown): Promise<Result> {
+  const response = await post('/checkLiveness', body);
+  assert.equal(response.statusCode, 200, response.body);
+  const json = response.json() as { video: { liveness_result: Result; version: string; timestamp: number } };
+  assert.match(json.video.version, /^Veriport face-liveness /);
+  return json.video.liveness_result;
+}
+
+function assertError(response: Awaited<ReturnType<typeof post>>, code: number, description: RegExp): void {
+  assert.equal(response.statusCode, 400, response.body);
+  const body = response.json() as { error: { code: number; description: string } };
+  assert.equal(body.error.code, code, body.error.description);
+  assert.match(body.error.description, description);
+}
+
+describe('face liveness: decisions', () => {
+  it('passes a live sequence with small natural motion', async () => {
+    const result = await check(request('foxtrot4', frames.live!));
+    assert.equal(result.decision, 'LIVE', JSON.stringify(result));
+    assert.equal(result.score, 100);
+    assert.equal(result.decision_info.PAD.status, 'PASS');
+    assert.equal(result.decision_info.IAD.signals.image_similarity_detection!.status, 'PASS');
+    assert.equal(result.decision_info.IAD.signals.face_swap_detection!.status, 'PASS');
+    assert.ok(result.score_frr >= 0);
+    assert.deepEqual(Object.keys(result.decision_info.PAD.spoof_type_probability).sort(), ['2D_MASK', '3D_MASK', 'OTHER', 'PHOTO', 'SCREEN']);
+  });
+
+  it('fails one still frame repeated as a sequence on image similarity', async () => {
+    const result = await check(request('hotel4', frames.repeated!));
+    assert.equal(result.decision_info.IAD.signals.image_similarity_detection!.status, 'FAIL');
+    assert.equal(result.decision, 'SPOOF');
+    assert.equal(result.score, 0);
+    assert.ok(result.feedback.includes('INJECTION_ATTACK_SUSPECTED'));
+  });
+
+  it('fails a sequence whose face changes identity', async () => {
+    const result = await check(request('foxtrot4', frames.swapped!));
+    assert.equal(result.decision_info.IAD.signals.face_swap_detection!.status, 'FAIL');
+    assert.equal(result.decision, 'SPOOF');
+  });
+
+  it('fails a known virtual camera and emulator from the device fields', async () => {
+    const result = await check(request('hotel2', frames.live!.slice(0, 1), {}, { client_device_model: 'OBS Virtual Camera' }));
+    assert.equal(result.decision_info.IAD.signals.virtual_camera_detection!.status, 'FAIL');
+    assert.equal(result.decision, 'SPOOF');
+    const emulator = await check(request('hotel2', frames.live!.slice(0, 1), {}, { client_device_brand: 'google', client_device_model: 'sdk_gphone64_x86_64' }));
+    assert.equal(emulator.decision_info.IAD.signals.emulator_detection!.status, 'FAIL');
+  });
+
+  it('applies the quality gates and the package timestamp window', async () => {
+    assert.equal((await check(request('hotel4', frames.blurred!))).decision, 'TOO_BLURRY');
+    assert.equal((await check(request('hotel4', frames.dark!))).decision, 'TOO_LOW_FACIAL_DYNAMIC_RANGE');
+    const none = await check(request('hotel4', frames.none!));
+    assert.deepEqual([none.decision, none.score], ['UNABLE_TO_CALCULATE_LIVENESS', -1]);
+    assert.ok(none.feedback.includes('NO_FACE_DETECTED'));
+    assert.equal((await check(request('hotel4', frames.small!))).decision, 'FACE_TOO_LOW_RESOLUTION');
+    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() - 3_600_000 }))).decision, 'TIMESTAMP_TOO_OLD');
+    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() + 3_600_000 }))).decision, 'TIMESTAMP_IN_FUTURE');
+    assert.equal((await check(request('hotel4', frames.png!))).decision_info.PAD.status === 'ERROR', false, 'PNG frames are analysed');
+  });
+
+  it('opens the encrypted variant and decides the same', async () => {
+    const plain = request('foxtrot4', frames.live!);
+    const sealed = encryptEnvelope(JSON.stringify(plain), testServerKeys().publicKeyPem);
+    const response = await post('/checkLivenessEncrypted', { ...sealed, workflow_data: { intelligentLiveness: { lightTraceMode: 'STRICT' } } });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal((response.json() as { video: { liveness_result: Result } }).video.liveness_result.decision, 'LIVE');
+    const bad = encryptEnvelope(JSON.stringify({ video: { workflow_data: { workflow: "hotel4" } } }), testServerKeys().publicKeyPem);
+    assertError(await post('/checkLivenessEncrypted', bad), -3, /frames/);
+    assertError(await post('/checkLivenessEncrypted', { ...sealed, p: sealed.p.slice(0, 20) }), -6, /encrypted package rejected/);
+  });
+});
+
+describe('face liveness: request errors', () => {
+  const one = () => frames.live!.slice(0, 1);
+  const cases: Array<[string, () => unknown, number, RegExp]> = [
+    ['missing frames', () => ({ video: { workflow_data: { workflow: 'hotel4' } } }), -3, /frames/],
+    ['wrong type', () => request('hotel4', one(), { security_level: 'high' }), -4, /security_level/],
+    ['invalid base64', () => request('hotel4', ['***']), -5, /base64/],
+    ['unknown workflow', () => request('tango4', one()), -6, /workflow must be one of/],
+    ['too few frames for foxtrot', () => request('foxtrot4', one()), -6, /3 to 10 frames/],
+    ['not image data', () => request('hotel4', [Buffer.from('hello world').toString('base64')]), -7, /not image data/],
+    ['min size', () => request('hotel4', one(), { face_detection_min_size: 1.5 }), 118, /face_detection_min_size/],
+    ['max size', () => request('hotel4', one(), { face_detection_max_size: -0.1 }), 119, /face_detection_max_size/],
+    ['min above max', () => request('hotel4', one(), { face_detection_min_size: 0.6, face_detection_max_size: 0.4 }), 120, /must not exceed/],
+    ['sensitivity', () => request('hotel4', one(), { face_detection_sensitivity: 2 }), 121, /sensitivity/],
+    ['granularity', () => request('hotel4', one(), { face_detection_granularity: -1 }), 122, /granularity/],
+    ['gif', () => request('hotel4', frames.gif!), 152, /JPEG or PNG/],
+    ['truncated jpeg', () => request('hotel4', [Buffer.from(Buffer.from(frames.live![0]!, 'base64').subarray(0, 300)).toString('base64')]), 139, /could not be parsed/],
+    ['detection mode', () => request('hotel4', one(), { face_detection_mode: 'BIGGEST' }), 155, /face_detection_mode/],
+    ['rotation', () => request('hotel4', one(), { rotation: 45 }), 312, /0, 90, 180 or 270/],
+    ['sizes differ', () => request('hotel4', [frames.live![0]!, frames.landscape![0]!]), 153, /must match the first/],
+  ];
+  for (const [name, body, code, description] of cases) {
+    it(`answers ${code} for ${name}`, async () => assertError(await post('/checkLiveness', body()), code, description));
+  }
+
+  it('answers 141 and 125 for timestamps that go back or stand still', async () => {
+    const body = request('foxtrot4', frames.live!) as { video: { workflow_data: { frames: Array<{ timestamp: number }> } } };
+    body.video.workflow_data.frames[1]!.timestamp = 500;
+    assertError(await post('/checkLiveness', body), 141, /exceed the previous/);
+    body.video.workflow_data.frames[1]!.timestamp = 1000;
+    assertError(await post('/checkLiveness', body), 125, /greater than 0/);
+  });
+
+  it('answers -8 for frames too small to hold a usable face', async () => {
+    const tiny = (await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(60, 80).jpeg().toBuffer()).toString('base64');
+    assertError(await post('/checkLiveness', request('hotel4', [tiny])), -8, /pixels a side/);
+  });
+});
