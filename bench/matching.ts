@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Code, Op, SimdOp, ValType, assembleModule, rowBytes } from '../src/engines/matching/simd-kernel.js';
 import { type GalleryQuantisation, VectorGallery } from '../src/engines/matching/vector-gallery.js';
+import { seededRandom } from '../src/lib/seeded-random.js';
 
 export interface MatchingBenchOptions {
   /** Gallery sizes; default 10,000 and 100,000. */
@@ -79,16 +80,6 @@ const MB = 1024 * 1024;
 /** Consecutive searches per method before the next method takes a turn. */
 const ROUND = 10;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function unitVector(random: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);
@@ -214,7 +205,7 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
   let wallMs = 0;
   for (const dims of dimsList) {
     for (const size of sizes) {
-      const random = mulberry32(dims * 1_000_003 + size);
+      const random = seededRandom(dims * 1_000_003 + size);
       const rows: Float32Array[] = [];
       const galleries = new Map<GalleryQuantisation, VectorGallery>([
         ['int8', new VectorGallery(dims, 'int8')],

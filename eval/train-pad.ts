@@ -29,6 +29,7 @@ import { decodeImage } from '../src/engines/face/image-decoding.js';
 import { scoreWith, trainPadWeights, type PadModel, type TrainedPadWeights } from '../src/engines/liveness/pad-classifier.js';
 import { padAnalysis, padFeatureGroups, PAD_FEATURE_NAMES, PAD_FEATURE_VERSION, type PadSignals } from '../src/engines/liveness/pad-features.js';
 import { fmrAt, fnmrAt, fnmrAtFmr, rocAuc, sortScores } from './verification-metrics.js';
+import { seededRandom } from '../src/lib/seeded-random.js';
 
 const MODEL_FILE = 'src/engines/liveness/pad-model.json';
 /** L2 penalties tried (on standardised features); the inner leave-one-person-out picks one per fold. */
@@ -345,7 +346,7 @@ function operatingPoints(live: readonly number[], spoof: readonly number[]): Ope
 function bootstrapAuc(scores: Float64Array, y: readonly number[], samples: readonly Sample[]): [number, number] {
   const persons = [...new Set(samples.map((s) => s.person))].sort();
   const byPerson = new Map(persons.map((p) => [p, samples.flatMap((s, i) => (s.person === p ? [i] : []))]));
-  const random = mulberry32(20251122);
+  const random = seededRandom(20251122);
   const aucs: number[] = [];
   for (let round = 0; round < BOOTSTRAP_ROUNDS; round++) {
     const live: number[] = [];
@@ -359,16 +360,6 @@ function bootstrapAuc(scores: Float64Array, y: readonly number[], samples: reado
   return [aucs[Math.floor(0.025 * aucs.length)]!, aucs[Math.min(aucs.length - 1, Math.floor(0.975 * aucs.length))]!];
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reports

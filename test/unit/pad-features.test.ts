@@ -3,24 +3,13 @@ import { describe, it } from 'node:test';
 import { fitLogistic, loadPadModel, padScore, scoreWith, trainPadWeights } from '../../src/engines/liveness/pad-classifier.js';
 import { analyzeCrop, padFeatureGroups, padFeatures, PAD_CROP_SIZE, PAD_FEATURE_NAMES, type PadFace } from '../../src/engines/liveness/pad-features.js';
 import type { RgbImage } from '../../src/engines/face/raster.js';
-
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/lib/seeded-random.js';
 
 const SIZE = PAD_CROP_SIZE;
 
 /** A skin-toned crop with a smooth shading and fine random texture of the given amplitude. */
 function texturedCrop(seed: number, textureAmplitude: number): Float32Array {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const crop = new Float32Array(SIZE * SIZE * 3);
   for (let y = 0; y < SIZE; y++) {
     for (let x = 0; x < SIZE; x++) {
@@ -62,7 +51,7 @@ function blur(crop: Float32Array, passes: number): Float32Array {
 
 /** A 256×256 image with the textured crop's pattern and a face whose key points put it in the middle. */
 function syntheticImage(seed: number): { image: RgbImage; face: PadFace } {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const width = 256;
   const height = 256;
   const data = new Uint8Array(width * height * 3);
@@ -130,7 +119,7 @@ describe('PAD features', () => {
 
 describe('PAD classifier', () => {
   it('recovers a separable synthetic problem with logistic regression', () => {
-    const next = random(5);
+    const next = seededRandom(5);
     const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
     const make = (n: number): { x: number[][]; y: number[] } => {
       const x: number[][] = [];

@@ -2,18 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKernel, probeBytes, rowBytes } from '../../src/engines/matching/simd-kernel.js';
 import { VectorGallery } from '../../src/engines/matching/vector-gallery.js';
-
-/** Small seeded PRNG (mulberry32) so every run sees the same vectors. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/lib/seeded-random.js';
 
 function normalise(v: Float32Array): Float32Array {
   let sum = 0;
@@ -62,7 +51,7 @@ function int8Score(row: Float32Array, probe: Float32Array): number {
 }
 
 function filled(dims: number, count: number, seed: number, quantisation: 'int8' | 'float32' = 'int8'): { gallery: VectorGallery; vectors: Map<string, Float32Array> } {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const gallery = new VectorGallery(dims, quantisation);
   const vectors = new Map<string, Float32Array>();
   for (let i = 0; i < count; i += 1) {
@@ -76,7 +65,7 @@ function filled(dims: number, count: number, seed: number, quantisation: 'int8' 
 describe('VectorGallery', () => {
   it('adds, finds and removes by swapping the last row into the hole', () => {
     const { gallery, vectors } = filled(128, 5, 1);
-    const probe = unitVector(mulberry32(99), 128);
+    const probe = unitVector(seededRandom(99), 128);
     const before = gallery.score(probe, 's4');
     assert.equal(gallery.size, 5);
     assert.equal(gallery.simd, true);
@@ -105,12 +94,12 @@ describe('VectorGallery', () => {
     assert.equal(gallery.size, 0);
     assert.deepEqual(gallery.ids(), []);
     assert.deepEqual(gallery.search(probe, 3), []);
-    gallery.add('s0', unitVector(mulberry32(5), 128)); // usable again after clear
+    gallery.add('s0', unitVector(seededRandom(5), 128)); // usable again after clear
     assert.equal(gallery.search(probe, 3).length, 1);
   });
 
   it('replace overwrites in place, or adds', () => {
-    const random = mulberry32(2);
+    const random = seededRandom(2);
     const gallery = new VectorGallery(64);
     const a = unitVector(random, 64);
     const b = unitVector(random, 64);
@@ -126,7 +115,7 @@ describe('VectorGallery', () => {
   });
 
   it('rejects duplicate ids, wrong dimensions, non-finite values and bad k', () => {
-    const random = mulberry32(3);
+    const random = seededRandom(3);
     const gallery = new VectorGallery(128);
     gallery.add('a', unitVector(random, 128));
     assert.throws(() => gallery.add('a', unitVector(random, 128)), RangeError);
@@ -142,7 +131,7 @@ describe('VectorGallery', () => {
   });
 
   it('returns [] for an empty gallery or k = 0', () => {
-    const probe = unitVector(mulberry32(4), 128);
+    const probe = unitVector(seededRandom(4), 128);
     assert.deepEqual(new VectorGallery(128).search(probe, 5), []);
     assert.deepEqual(new VectorGallery(128, 'float32').search(probe, 5), []);
     assert.deepEqual(filled(128, 10, 4).gallery.search(probe, 0), []);
@@ -150,7 +139,7 @@ describe('VectorGallery', () => {
 
   it('search returns the k best, best first, matching a brute-force ranking', () => {
     const { gallery, vectors } = filled(128, 600, 5);
-    const random = mulberry32(55);
+    const random = seededRandom(55);
     for (const k of [1, 10, 37]) {
       const probe = unitVector(random, 128);
       const hits = gallery.search(probe, k);
@@ -163,7 +152,7 @@ describe('VectorGallery', () => {
   });
 
   it('finds a planted match in int8 and float32 alike, with agreeing scores', () => {
-    const random = mulberry32(6);
+    const random = seededRandom(6);
     const int8 = new VectorGallery(128, 'int8');
     const float = new VectorGallery(128, 'float32');
     const vectors: Float32Array[] = [];
@@ -186,7 +175,7 @@ describe('VectorGallery', () => {
   });
 
   it('breaks ties by row order', () => {
-    const v = unitVector(mulberry32(7), 32);
+    const v = unitVector(seededRandom(7), 32);
     const gallery = new VectorGallery(32);
     for (const id of ['a', 'b', 'c', 'd', 'e']) gallery.add(id, v);
     assert.deepEqual(gallery.search(v, 3).map((h) => h.id), ['a', 'b', 'c']);
@@ -195,7 +184,7 @@ describe('VectorGallery', () => {
 
   it('restricts the search to `only`, on both the sparse and the full-scan path', () => {
     const { gallery } = filled(128, 400, 8);
-    const probe = unitVector(mulberry32(88), 128);
+    const probe = unitVector(seededRandom(88), 128);
     const all = gallery.search(probe, 400);
     const rank = (ids: Set<string>, k: number) => all.filter((h) => ids.has(h.id)).slice(0, k);
     const sparse = new Set(['s3', 's77', 's150', 'unknown']);
@@ -207,7 +196,7 @@ describe('VectorGallery', () => {
   });
 
   it('grows past its initial capacity without disturbing stored rows', () => {
-    const random = mulberry32(9);
+    const random = seededRandom(9);
     const gallery = new VectorGallery(100, 'int8'); // 100 dims: rows padded to 112 bytes
     const initial = gallery.capacity;
     const first = unitVector(random, 100);
@@ -234,7 +223,7 @@ describe('SIMD kernel', () => {
   // and rows long enough (600 int8 = 38 blocks, 200 float32 = 50 blocks) for the looped code path.
   for (const dims of [7, 100, 128, 600]) {
     it(`int8 x ${dims}: integer dots equal a JS reference exactly, scores equal the JS kernel`, () => {
-      const random = mulberry32(dims);
+      const random = seededRandom(dims);
       const count = 53;
       const stride = rowBytes('int8', dims);
       const probeAt = 0;
@@ -274,7 +263,7 @@ describe('SIMD kernel', () => {
 
   for (const dims of [5, 128, 200, 512]) {
     it(`float32 x ${dims}: scores equal a float64 dot within float32 rounding`, () => {
-      const random = mulberry32(1000 + dims);
+      const random = seededRandom(1000 + dims);
       const count = 41;
       const stride = rowBytes('float32', dims);
       const rowsAt = probeBytes('float32', dims) + 64;
@@ -295,7 +284,7 @@ describe('SIMD kernel', () => {
 
   it('above() lists exactly the scores over the threshold, like the JS kernel', () => {
     const memory = new WebAssembly.Memory({ initial: 1 });
-    const random = mulberry32(11);
+    const random = seededRandom(11);
     const f32 = new Float32Array(memory.buffer);
     const count = 1003;
     for (let i = 0; i < count; i += 1) f32[i] = random() * 2 - 1;
