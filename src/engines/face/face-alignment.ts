@@ -78,33 +78,63 @@ export function cropTransform(points: FaceKeyPoints, size: number, geometry: Cro
 }
 
 /**
- * Samples the aligned crop (bilinear, edge pixels repeated outside the image) as float RGB 0..255,
- * optionally mirrored left-right.
+ * Samples the aligned crop as float RGB 0..255, optionally mirrored left-right: bilinear, with k×k
+ * samples averaged per crop pixel when `supersample` is k > 1 (so a large face is averaged down
+ * instead of point-sampled, and its fine texture does not alias). Edge pixels repeat outside the image.
+ *
+ * @example
+ * const crop = sampleCrop(image, cropTransform(points, 150), false);
+ * const textureCrop = sampleCrop(image, transform, false, areaSupersampling(transform));
  */
-export function sampleCrop(image: RgbImage, transform: CropTransform, mirrored = false): Float32Array {
+export function sampleCrop(image: RgbImage, transform: CropTransform, mirrored = false, supersample = 1): Float32Array {
   const { size, a, b, tx, ty } = transform;
   const { data, width, height } = image;
+  const k = Math.max(1, Math.round(supersample));
+  const inv = 1 / (k * k);
   const out = new Float32Array(size * size * 3);
   for (let v = 0; v < size; v++) {
     for (let u = 0; u < size; u++) {
-      const su = mirrored ? size - 1 - u : u;
-      const x = Math.min(Math.max(a * su - b * v + tx, 0), width - 1);
-      const y = Math.min(Math.max(b * su + a * v + ty, 0), height - 1);
-      const x0 = Math.floor(x);
-      const y0 = Math.floor(y);
-      const x1 = Math.min(x0 + 1, width - 1);
-      const y1 = Math.min(y0 + 1, height - 1);
-      const fx = x - x0;
-      const fy = y - y0;
-      const o = (v * size + u) * 3;
-      for (let c = 0; c < 3; c++) {
-        const top = data[(y0 * width + x0) * 3 + c]! * (1 - fx) + data[(y0 * width + x1) * 3 + c]! * fx;
-        const bottom = data[(y1 * width + x0) * 3 + c]! * (1 - fx) + data[(y1 * width + x1) * 3 + c]! * fx;
-        out[o + c] = top * (1 - fy) + bottom * fy;
+      const cu = mirrored ? size - 1 - u : u;
+      let r = 0;
+      let g = 0;
+      let bl = 0;
+      for (let j = 0; j < k; j++) {
+        const sv = v + (j + 0.5) / k - 0.5;
+        for (let i = 0; i < k; i++) {
+          const su = cu + (i + 0.5) / k - 0.5;
+          const x = Math.min(Math.max(a * su - b * sv + tx, 0), width - 1);
+          const y = Math.min(Math.max(b * su + a * sv + ty, 0), height - 1);
+          const x0 = Math.floor(x);
+          const y0 = Math.floor(y);
+          const x1 = Math.min(x0 + 1, width - 1);
+          const y1 = Math.min(y0 + 1, height - 1);
+          const fx = x - x0;
+          const fy = y - y0;
+          const w00 = (1 - fx) * (1 - fy);
+          const w10 = fx * (1 - fy);
+          const w01 = (1 - fx) * fy;
+          const w11 = fx * fy;
+          const o00 = (y0 * width + x0) * 3;
+          const o10 = (y0 * width + x1) * 3;
+          const o01 = (y1 * width + x0) * 3;
+          const o11 = (y1 * width + x1) * 3;
+          r += data[o00]! * w00 + data[o10]! * w10 + data[o01]! * w01 + data[o11]! * w11;
+          g += data[o00 + 1]! * w00 + data[o10 + 1]! * w10 + data[o01 + 1]! * w01 + data[o11 + 1]! * w11;
+          bl += data[o00 + 2]! * w00 + data[o10 + 2]! * w10 + data[o01 + 2]! * w01 + data[o11 + 2]! * w11;
+        }
       }
+      const o = (v * size + u) * 3;
+      out[o] = r * inv;
+      out[o + 1] = g * inv;
+      out[o + 2] = bl * inv;
     }
   }
   return out;
+}
+
+/** Samples per crop pixel side for area averaging: image pixels per crop pixel, rounded up, at most 6. */
+export function areaSupersampling(transform: CropTransform): number {
+  return Math.min(6, Math.max(1, Math.ceil(Math.hypot(transform.a, transform.b) - 1e-6)));
 }
 
 function centroid(mesh: readonly (readonly number[])[], indices: readonly number[]): Point {

@@ -15,7 +15,7 @@
  * (printer inks and screen primaries cannot reproduce skin tones exactly) and adds flat specular
  * reflections of the room lights on glossy paper or glass.
  */
-import { cropTransform, type CropGeometry, type CropTransform, type FaceKeyPoints } from '../face/face-alignment.js';
+import { areaSupersampling, cropTransform, sampleCrop, type CropGeometry, type CropTransform, type FaceKeyPoints } from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
 
 /** Bumped whenever a feature's definition changes: a model is only valid for the version it was trained on. */
@@ -151,7 +151,8 @@ export function padCrop(image: RgbImage, face: PadFace): Float32Array {
     Number.isFinite(eyeToMouth) && eyeToMouth >= 0.1 * Math.max(bw, bh, 1)
       ? cropTransform(face.keyPoints, size, PAD_CROP_GEOMETRY)
       : { size, a: Math.max(bw, bh, 1) / size, b: 0, tx: bx + bw / 2 - (Math.max(bw, bh, 1) / 2), ty: by + bh / 2 - Math.max(bw, bh, 1) / 2 };
-  return sampleAreaAveraged(image, transform);
+  // A large face is averaged down, so its fine texture does not alias into false high frequencies or moiré.
+  return sampleCrop(image, transform, false, areaSupersampling(transform));
 }
 
 /**
@@ -200,60 +201,6 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
       sharpness: sharp.laplacian,
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Crop sampling
-
-/**
- * Bilinear sampling of the crop with k×k supersampling per crop pixel (k = image pixels per crop
- * pixel, rounded up, at most 6): a large face is averaged down rather than point-sampled, so its fine
- * texture does not alias into false high frequencies or moiré. Edge pixels repeat outside the image.
- */
-function sampleAreaAveraged(image: RgbImage, transform: CropTransform): Float32Array {
-  const { size, a, b, tx, ty } = transform;
-  const { data, width, height } = image;
-  const scale = Math.hypot(a, b);
-  const k = Math.min(6, Math.max(1, Math.ceil(scale - 1e-6)));
-  const out = new Float32Array(size * size * 3);
-  const inv = 1 / (k * k);
-  for (let v = 0; v < size; v++) {
-    for (let u = 0; u < size; u++) {
-      let r = 0;
-      let g = 0;
-      let bl = 0;
-      for (let j = 0; j < k; j++) {
-        const sv = v + (j + 0.5) / k - 0.5;
-        for (let i = 0; i < k; i++) {
-          const su = u + (i + 0.5) / k - 0.5;
-          const x = Math.min(Math.max(a * su - b * sv + tx, 0), width - 1);
-          const y = Math.min(Math.max(b * su + a * sv + ty, 0), height - 1);
-          const x0 = Math.floor(x);
-          const y0 = Math.floor(y);
-          const x1 = Math.min(x0 + 1, width - 1);
-          const y1 = Math.min(y0 + 1, height - 1);
-          const fx = x - x0;
-          const fy = y - y0;
-          const w00 = (1 - fx) * (1 - fy);
-          const w10 = fx * (1 - fy);
-          const w01 = (1 - fx) * fy;
-          const w11 = fx * fy;
-          const o00 = (y0 * width + x0) * 3;
-          const o10 = (y0 * width + x1) * 3;
-          const o01 = (y1 * width + x0) * 3;
-          const o11 = (y1 * width + x1) * 3;
-          r += data[o00]! * w00 + data[o10]! * w10 + data[o01]! * w01 + data[o11]! * w11;
-          g += data[o00 + 1]! * w00 + data[o10 + 1]! * w10 + data[o01 + 1]! * w01 + data[o11 + 1]! * w11;
-          bl += data[o00 + 2]! * w00 + data[o10 + 2]! * w10 + data[o01 + 2]! * w01 + data[o11 + 2]! * w11;
-        }
-      }
-      const o = (v * size + u) * 3;
-      out[o] = r * inv;
-      out[o + 1] = g * inv;
-      out[o + 2] = bl * inv;
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
