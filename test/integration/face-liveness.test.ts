@@ -22,6 +22,8 @@ before(async () => {
   frames.small = [b64(await sharp(await selfieFrame('anna')).resize(240, 320).jpeg().toBuffer())];
   frames.png = [b64(await sharp(await selfieFrame('anna')).png().toBuffer())];
   frames.gif = [b64(await sharp(await selfieFrame('anna')).gif().toBuffer())];
+  frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
+  frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
   frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
 });
 after(async () => {
@@ -113,6 +115,48 @@ describe('face liveness: decisions', () => {
     const bad = encryptEnvelope(JSON.stringify({ video: { workflow_data: { workflow: "hotel4" } } }), testServerKeys().publicKeyPem);
     assertError(await post('/checkLivenessEncrypted', bad), -3, /frames/);
     assertError(await post('/checkLivenessEncrypted', { ...sealed, p: sealed.p.slice(0, 20) }), -6, /encrypted package rejected/);
+  });
+});
+
+describe('face liveness: analyze (autocapture)', () => {
+  interface Analyzed {
+    video: { autocapture_result: { captured_frame: string; captured_frame_is_constructed: boolean; feedback: string[] }; liveness_result: Result };
+  }
+  const analyze = async (body: unknown) => {
+    const response = await post('/analyze', body);
+    assert.equal(response.statusCode, 200, response.body);
+    return (response.json() as Analyzed).video;
+  };
+
+  it('captures the best frame of a good sequence with no feedback', async () => {
+    const video = await analyze(request('foxtrot4', frames.live!));
+    assert.deepEqual(video.autocapture_result.feedback, []);
+    assert.ok(frames.live!.includes(video.autocapture_result.captured_frame));
+    assert.equal(video.autocapture_result.captured_frame_is_constructed, false);
+    assert.equal(video.liveness_result.decision, 'LIVE');
+  });
+
+  it('builds a levelled portrait with perform_construction', async () => {
+    const video = await analyze(request('hotel4', frames.live!.slice(1, 2), { perform_construction: true }));
+    assert.equal(video.autocapture_result.captured_frame_is_constructed, true);
+    const meta = await sharp(Buffer.from(video.autocapture_result.captured_frame, 'base64')).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 480, 480]);
+  });
+
+  it('tells the user what to fix', async () => {
+    const none = await analyze(request('hotel4', frames.none!));
+    assert.deepEqual([none.autocapture_result.captured_frame, none.autocapture_result.feedback], ['', ['NO_FACE_DETECTED']]);
+    assert.ok((await analyze(request('hotel4', frames.far!))).autocapture_result.feedback.includes('FACE_TOO_FAR'));
+    assert.ok((await analyze(request('hotel4', frames.left!))).autocapture_result.feedback.includes('FACE_ON_LEFT'));
+    assert.ok((await analyze(request('hotel4', frames.dark!))).autocapture_result.feedback.includes('INSUFFICIENT_LIGHTING'));
+    assert.ok((await analyze(request('hotel4', frames.blurred!))).autocapture_result.feedback.includes('TOO_MUCH_BLUR'));
+  });
+
+  it('serves the encrypted variant', async () => {
+    const sealed = encryptEnvelope(JSON.stringify(request('hotel4', frames.live!.slice(0, 1))), testServerKeys().publicKeyPem);
+    const response = await post('/analyzeEncrypted', sealed);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal((response.json() as Analyzed).video.autocapture_result.captured_frame, frames.live![0]);
   });
 });
 

@@ -7,8 +7,9 @@ import { CodedError } from '../../server/schemas/coded-error.js';
 import { checkBody } from '../../server/validation.js';
 import { versionText } from '../../server/version.js';
 import { parseLivenessRequest } from './liveness-request.js';
-import { assessPassiveLiveness } from './passive-liveness.js';
-import { CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
+import { bestFrame, constructPortrait, frameFeedback } from './autocapture.js';
+import { analyzeFrames, decidePassiveLiveness, type LivenessContext } from './passive-liveness.js';
+import { AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 
 const SERVICE = 'face-liveness';
@@ -18,18 +19,61 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
   const version = versionText(SERVICE);
   addVersionRoute(app, SERVICE);
 
-  const checkLiveness = async (body: FaceLivenessRequest) => {
+  const context = (now: number): LivenessContext => ({
+    now,
+    maxAgeMs: deps.config.livenessMaxAgeMs,
+    maxSkewMs: deps.config.livenessMaxSkewMs,
+    iadModes: deps.config.iadModes,
+  });
+  const passiveRequest = async (body: FaceLivenessRequest) => {
     const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
     if (request.workflow.method === 'active') throw invalidValue(`workflow ${request.workflow.name} is active: send it with the passive request to /checkActiveLiveness`);
+    return request;
+  };
+
+  const checkLiveness = async (body: FaceLivenessRequest) => {
+    const request = await passiveRequest(body);
     const now = Date.now();
-    const result = await assessPassiveLiveness(deps.faceEngine(), request, {
-      now,
-      maxAgeMs: deps.config.livenessMaxAgeMs,
-      maxSkewMs: deps.config.livenessMaxSkewMs,
-      iadModes: deps.config.iadModes,
-    });
+    const result = decidePassiveLiveness(request, await analyzeFrames(deps.faceEngine(), request), context(now));
     return { video: { liveness_result: result, version, timestamp: now } };
   };
+
+  const analyze = async (body: FaceLivenessRequest) => {
+    const request = await passiveRequest(body);
+    const now = Date.now();
+    const frames = await analyzeFrames(deps.faceEngine(), request);
+    const result = decidePassiveLiveness(request, frames, context(now));
+    const best = bestFrame(frames.map(frameFeedback));
+    const construct = body.video.workflow_data.perform_construction === true && best?.face !== undefined;
+    const captured = best === undefined ? '' : construct ? (await constructPortrait(request.frames[best.index]!.bytes, best.face!, request.rotation)).toString('base64') : body.video.workflow_data.frames[best.index]!.data;
+    const autocapture = {
+      captured_frame: captured,
+      captured_frame_is_constructed: construct,
+      feedback: best?.feedback ?? frames.flatMap((f, i) => frameFeedback(f, i).feedback).filter((code, i, all) => all.indexOf(code) === i),
+    };
+    return { video: { autocapture_result: autocapture, liveness_result: result, version, timestamp: now } };
+  };
+
+  const openPackage = (body: EncryptedLivenessRequest): FaceLivenessRequest => {
+    const { workflow_data: override, ...envelope } = body;
+    const inner = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(envelope, deps.serverKeys.privateKey));
+    if (override?.intelligentLiveness !== undefined) inner.video.workflow_data.intelligentLiveness = override.intelligentLiveness;
+    return inner;
+  };
+
+  const errors = { '4xx': CodedError, '5xx': CodedError };
+
+  scope.post(
+    '/analyze',
+    { schema: { summary: 'Passive liveness with autocapture feedback and the captured frame', body: FaceLivenessRequest, response: { 200: AnalyzeResponse, ...errors } } },
+    async (request) => analyze(request.body),
+  );
+
+  scope.post(
+    '/analyzeEncrypted',
+    { schema: { summary: '/analyze of an encrypted package', body: EncryptedLivenessRequest, response: { 200: AnalyzeResponse, ...errors } } },
+    async (request) => analyze(openPackage(request.body)),
+  );
 
   scope.post(
     '/checkLiveness',
@@ -46,12 +90,7 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
         response: { 200: CheckLivenessResponse, '4xx': CodedError, '5xx': CodedError },
       },
     },
-    async (request) => {
-      const { workflow_data: override, ...envelope } = request.body;
-      const inner = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(envelope, deps.serverKeys.privateKey));
-      if (override?.intelligentLiveness !== undefined) inner.video.workflow_data.intelligentLiveness = override.intelligentLiveness;
-      return checkLiveness(inner);
-    },
+    async (request) => checkLiveness(openPackage(request.body)),
   );
 
   scope.post(
@@ -67,7 +106,7 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
   );
 }
 
-/** Face liveness (spec Doc 2 A): passive liveness (plain and encrypted) and `/decrypt` so far. */
+/** Face liveness (spec Doc 2 A): passive liveness and autocapture (plain and encrypted) and `/decrypt` so far; active liveness is next. */
 export const faceLivenessService: ServiceDefinition = {
   name: 'face-liveness',
   prefix: '/face-liveness',

@@ -54,22 +54,27 @@ export interface LivenessContext {
 }
 
 /**
- * Passive liveness of a parsed request: analyses every frame in the face engine (faces, PAD texture
- * features, thumbnails, identity embeddings), applies the quality gates, then decides from the PAD
- * classifier (mean P(live) over the frames against the threshold of the security level) and the
- * injection signals in DECISIONING mode.
+ * Analyses every frame of a request in the face engine (in parallel): faces, PAD texture features,
+ * thumbnails, and with several frames the F200 identity embedding of each face.
  *
  * @example
- * const result = await assessPassiveLiveness(engine, await parseLivenessRequest(data, meta), context);
+ * const frames = await analyzeFrames(engine, request);
+ */
+export function analyzeFrames(engine: FaceEngine, request: LivenessRequest): Promise<WorkerAnalysis[]> {
+  const views = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : [];
+  return Promise.all(request.frames.map((frame) => engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation })));
+}
+
+/**
+ * Passive liveness of analysed frames: the quality gates, then the PAD classifier (mean P(live) over
+ * the frames against the threshold of the security level) and the injection signals in DECISIONING
+ * mode.
+ *
+ * @example
+ * const result = decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
  * result.decision; // 'LIVE'
  */
-export async function assessPassiveLiveness(engine: FaceEngine, request: LivenessRequest, context: LivenessContext): Promise<LivenessResult> {
-  const multiFrame = request.frames.length > 1;
-  const frames = await Promise.all(
-    request.frames.map((frame) =>
-      engine.analyze(frame.bytes, { views: multiFrame ? FACE_ALGORITHMS.F200.embeddings.views : [], description: false }, { liveness: true, rotation: request.rotation }),
-    ),
-  );
+export function decidePassiveLiveness(request: LivenessRequest, frames: readonly WorkerAnalysis[], context: LivenessContext): LivenessResult {
   const feedback = new Set<string>();
   const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
   const signals = iadSignals(

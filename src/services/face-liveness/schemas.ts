@@ -78,3 +78,17 @@ export const EncryptedLivenessRequest = Type.Object(
   },
   { description: 'encrypted faceLivenessRequest, with an optional intelligentLiveness override' },
 );
+export type EncryptedLivenessRequest = Static<typeof EncryptedLivenessRequest>;
+
+export const AnalyzeResponse = Type.Object({
+  video: Type.Object({
+    autocapture_result: Type.Object({
+      captured_frame: Type.String({ description: 'base64 JPEG: the best frame, or the portrait built from it; empty when no frame has a face' }),
+      captured_frame_is_constructed: Type.Boolean(),
+      feedback: Type.Array(Type.String()),
+    }),
+    liveness_result: LivenessResult,
+    version: Type.String(),
+    timestamp: Type.Number(),
+  }),
+});

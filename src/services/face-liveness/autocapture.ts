@@ -1,0 +1,94 @@
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
+import { cropTransform, sampleCrop, type CropGeometry } from '../../engines/face/face-alignment.js';
+import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
+import sharp from 'sharp';
+import { QUALITY_GATES } from './passive-liveness.js';
+
+/**
+ * Autocapture feedback limits for a selfie frame (docs/liveness.md). Positions are shares of the frame
+ * size; pose limits in degrees; brightness is the face's mean luma 0..255.
+ */
+export const CAPTURE_LIMITS = {
+  minShorterSide: 480,
+  minFaceWidth: 0.25,
+  maxFaceWidth: 0.8,
+  centreX: [0.35, 0.65],
+  centreY: [0.3, 0.7],
+  maxPoseDegrees: 20,
+  minBrightness: 60,
+  maxBrightness: 200,
+} as const;
+
+export interface FrameFeedback {
+  readonly index: number;
+  readonly feedback: string[];
+  /** The subject face, when the frame has exactly one. */
+  readonly face: AnalyzedFace | undefined;
+}
+
+/**
+ * What a capture app should tell the user about one frame: the autocapture codes of Doc 2 that apply
+ * (empty when the frame is fit to capture). GLASSES_PRESENT is not measured (no model here detects glasses).
+ *
+ * @example
+ * frameFeedback(analysis, 0).feedback; // ['FACE_TOO_FAR', 'INSUFFICIENT_LIGHTING']
+ */
+export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedback {
+  const feedback: string[] = [];
+  if (Math.min(frame.width, frame.height) < CAPTURE_LIMITS.minShorterSide) feedback.push('IMAGE_RESOLUTION_TOO_LOW');
+  const large = frame.faces.filter((f) => f.box[2] >= 0.5 * Math.max(...frame.faces.map((g) => g.box[2])));
+  if (frame.faces.length === 0) return { index, feedback: [...feedback, 'NO_FACE_DETECTED'], face: undefined };
+  if (large.length > 1) return { index, feedback: [...feedback, 'MULTIPLE_FACES_DETECTED'], face: undefined };
+  const face = large[0]!;
+  const [x, y, w, h] = face.box;
+  const width = w / frame.width;
+  if (width < CAPTURE_LIMITS.minFaceWidth) feedback.push('FACE_TOO_FAR');
+  if (width > CAPTURE_LIMITS.maxFaceWidth) feedback.push('FACE_TOO_CLOSE');
+  const cx = (x + w / 2) / frame.width;
+  const cy = (y + h / 2) / frame.height;
+  if (cx < CAPTURE_LIMITS.centreX[0]) feedback.push('FACE_ON_LEFT');
+  if (cx > CAPTURE_LIMITS.centreX[1]) feedback.push('FACE_ON_RIGHT');
+  if (cy < CAPTURE_LIMITS.centreY[0]) feedback.push('FACE_TOO_HIGH');
+  if (cy > CAPTURE_LIMITS.centreY[1]) feedback.push('FACE_TOO_LOW');
+  const degrees = (r: number) => Math.abs((r * 180) / Math.PI);
+  if (Math.max(degrees(face.pose.yaw), degrees(face.pose.pitch), degrees(face.pose.roll)) > CAPTURE_LIMITS.maxPoseDegrees) feedback.push('INVALID_POSE');
+  const measures = face.liveness;
+  if (measures) {
+    if (measures.brightness < CAPTURE_LIMITS.minBrightness) feedback.push('INSUFFICIENT_LIGHTING');
+    if (measures.brightness > CAPTURE_LIMITS.maxBrightness) feedback.push('LIGHT_TOO_BRIGHT');
+    if (measures.padSignals.sharpness < QUALITY_GATES.minSharpness) feedback.push('TOO_MUCH_BLUR');
+  }
+  return { index, feedback, face };
+}
+
+/**
+ * The frame to capture: the one with a face and the fewest feedback codes, the sharpest among equals.
+ *
+ * @example
+ * const best = bestFrame(frames.map(frameFeedback));
+ */
+export function bestFrame(frames: readonly FrameFeedback[]): FrameFeedback | undefined {
+  const sharpness = (f: FrameFeedback) => f.face?.liveness?.padSignals.sharpness ?? 0;
+  return frames
+    .filter((f) => f.face !== undefined)
+    .sort((a, b) => a.feedback.length - b.feedback.length || sharpness(b) - sharpness(a) || a.index - b.index)[0];
+}
+
+/** A constructed portrait: 480×480, eyes level at 40% of the height, the head with margin around it. */
+const PORTRAIT_SIZE = 480;
+const PORTRAIT_GEOMETRY: CropGeometry = { eyeY: 0.4, eyeToMouth: 0.2, levelAboveDegrees: 0 };
+
+/**
+ * Builds a frontal portrait from the captured frame: rotated so the eyes are level, scaled and centred
+ * on the face (JPEG, quality 90).
+ *
+ * @example
+ * const jpeg = await constructPortrait(frameBytes, best.face!, 90);
+ */
+export async function constructPortrait(frameBytes: Uint8Array, face: AnalyzedFace, rotation: 0 | 90 | 180 | 270): Promise<Buffer> {
+  const image = await decodeImage(frameBytes, { ...DEFAULT_DECODE_OPTIONS, rotation });
+  const crop = sampleCrop(image, cropTransform(face.keyPoints, PORTRAIT_SIZE, PORTRAIT_GEOMETRY));
+  return sharp(Buffer.from(Uint8Array.from(crop, (v) => Math.round(v))), { raw: { width: PORTRAIT_SIZE, height: PORTRAIT_SIZE, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
