@@ -22,6 +22,9 @@ before(async () => {
   frames.small = [b64(await sharp(await selfieFrame('anna')).resize(240, 320).jpeg().toBuffer())];
   frames.png = [b64(await sharp(await selfieFrame('anna')).png().toBuffer())];
   frames.gif = [b64(await sharp(await selfieFrame('anna')).gif().toBuffer())];
+  // Mirroring a face turns it the other way: anna looks ~10° to her right, her mirror ~10° to her left.
+  frames.turnLeft = [b64(await selfieFrame('anna', { dx: 3 })), b64(await sharp(await selfieFrame('anna', { dx: -3 })).flop().jpeg().toBuffer())];
+  frames.turnRight = [...frames.turnLeft].reverse();
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
   frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
   frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
@@ -157,6 +160,48 @@ describe('face liveness: analyze (autocapture)', () => {
     const response = await post('/analyzeEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal((response.json() as Analyzed).video.autocapture_result.captured_frame, frames.live![0]);
+  });
+});
+
+describe('face liveness: active', () => {
+  interface Active {
+    video: { liveness_result: { decision: string; score: number; feedback: string[]; details: { passive_liveness: Result; active_liveness: Result } } };
+  }
+  const activeBody = (left: string[], right: string[]) => [request('hotel4', frames.live!.slice(0, 1)), request('active_left', left), request('active_right', right)];
+
+  it('passes when both asked head turns are made by the same live person', async () => {
+    const response = await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!));
+    assert.equal(response.statusCode, 200, response.body);
+    const result = (response.json() as Active).video.liveness_result;
+    assert.equal(result.details.passive_liveness.decision, 'LIVE');
+    assert.equal(result.details.active_liveness.decision, 'LIVE', JSON.stringify(result.details.active_liveness));
+    assert.deepEqual([result.decision, result.score], ['LIVE', 100]);
+  });
+
+  it('fails a head turned the wrong way', async () => {
+    const response = await post('/checkActiveLiveness', activeBody(frames.turnRight!, frames.turnRight!));
+    const result = (response.json() as Active).video.liveness_result;
+    assert.equal(result.details.active_liveness.decision, 'SPOOF');
+    assert.ok(result.feedback.includes('WRONG_HEAD_MOVEMENT'));
+    assert.deepEqual([result.decision, result.score], ['SPOOF', 0]);
+  });
+
+  it('fails when the head does not move', async () => {
+    const still = [frames.live![0]!, frames.live![1]!];
+    const result = ((await post('/checkActiveLiveness', activeBody(still, frames.turnRight!))).json() as Active).video.liveness_result;
+    assert.ok(result.feedback.includes('HEAD_MOVEMENT_NOT_DETECTED'));
+    assert.equal(result.decision, 'SPOOF');
+  });
+
+  it('takes exactly 1 passive and 2 active requests, also encrypted', async () => {
+    assertError(await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!).slice(0, 2)), -6, /exactly 3 requests/);
+    const twoPassive = [request('hotel4', frames.live!.slice(0, 1)), request('hotel4', frames.live!.slice(0, 1)), request('active_up', frames.turnLeft!)];
+    assertError(await post('/checkActiveLiveness', twoPassive), -6, /1 passive and 2 active/);
+    assertError(await post('/checkLiveness', request('active_up', frames.turnLeft!)), -6, /checkActiveLiveness/);
+    const sealed = encryptEnvelope(JSON.stringify(activeBody(frames.turnLeft!, frames.turnRight!)), testServerKeys().publicKeyPem);
+    const response = await post('/checkActiveLivenessEncrypted', sealed);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal((response.json() as Active).video.liveness_result.decision, 'LIVE');
   });
 });
 

@@ -7,9 +7,10 @@ import { CodedError } from '../../server/schemas/coded-error.js';
 import { checkBody } from '../../server/validation.js';
 import { versionText } from '../../server/version.js';
 import { parseLivenessRequest } from './liveness-request.js';
+import { assessActiveLiveness } from './active-liveness.js';
 import { bestFrame, constructPortrait, frameFeedback } from './autocapture.js';
 import { analyzeFrames, decidePassiveLiveness, type LivenessContext } from './passive-liveness.js';
-import { AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
+import { ActiveLivenessRequest, ActiveLivenessResponse, AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 
 const SERVICE = 'face-liveness';
@@ -63,6 +64,31 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
 
   const errors = { '4xx': CodedError, '5xx': CodedError };
 
+  const checkActive = async (body: ActiveLivenessRequest) => {
+    if (body.length !== 3) throw invalidValue(`checkActiveLiveness takes exactly 3 requests: 1 passive and 2 active (got ${body.length})`);
+    const requests = await Promise.all(body.map((item) => parseLivenessRequest(item.video.workflow_data, item.video.meta_data)));
+    const passive = requests.filter((r) => r.workflow.method !== 'active');
+    const actives = requests.filter((r) => r.workflow.method === 'active');
+    if (passive.length !== 1 || actives.length !== 2) {
+      throw invalidValue(`checkActiveLiveness takes 1 passive and 2 active requests (got ${passive.length} passive, ${actives.length} active)`);
+    }
+    const now = Date.now();
+    const result = await assessActiveLiveness(deps.faceEngine(), passive[0]!, actives, context(now));
+    return { video: { liveness_result: result, version, timestamp: now } };
+  };
+
+  scope.post(
+    '/checkActiveLiveness',
+    { schema: { summary: 'Passive liveness plus two asked head turns', body: ActiveLivenessRequest, response: { 200: ActiveLivenessResponse, ...errors } } },
+    async (request) => checkActive(request.body),
+  );
+
+  scope.post(
+    '/checkActiveLivenessEncrypted',
+    { schema: { summary: '/checkActiveLiveness of an encrypted package (the JSON array sealed)', body: EncryptedRequest, response: { 200: ActiveLivenessResponse, ...errors } } },
+    async (request) => checkActive(checkBody<ActiveLivenessRequest>(ActiveLivenessRequest, decryptJsonEnvelope(request.body, deps.serverKeys.privateKey))),
+  );
+
   scope.post(
     '/analyze',
     { schema: { summary: 'Passive liveness with autocapture feedback and the captured frame', body: FaceLivenessRequest, response: { 200: AnalyzeResponse, ...errors } } },
@@ -106,7 +132,7 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
   );
 }
 
-/** Face liveness (spec Doc 2 A): passive liveness and autocapture (plain and encrypted) and `/decrypt` so far; active liveness is next. */
+/** Face liveness (spec Doc 2 A): passive and active liveness, autocapture, each plain and encrypted, and `/decrypt`. */
 export const faceLivenessService: ServiceDefinition = {
   name: 'face-liveness',
   prefix: '/face-liveness',

@@ -55,13 +55,14 @@ export interface LivenessContext {
 
 /**
  * Analyses every frame of a request in the face engine (in parallel): faces, PAD texture features,
- * thumbnails, and with several frames the F200 identity embedding of each face.
+ * thumbnails, and the F200 identity embedding of each face when `identity` (by default with several
+ * frames, where the face-swap signal compares them).
  *
  * @example
  * const frames = await analyzeFrames(engine, request);
  */
-export function analyzeFrames(engine: FaceEngine, request: LivenessRequest): Promise<WorkerAnalysis[]> {
-  const views = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : [];
+export function analyzeFrames(engine: FaceEngine, request: LivenessRequest, identity = request.frames.length > 1): Promise<WorkerAnalysis[]> {
+  const views = identity ? FACE_ALGORITHMS.F200.embeddings.views : [];
   return Promise.all(request.frames.map((frame) => engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation })));
 }
 
@@ -78,7 +79,7 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
   const feedback = new Set<string>();
   const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
   const signals = iadSignals(
-    { frames, subjects, frameBytes: request.frames.map((f) => f.bytes), deviceNames: request.deviceNames, sameIdentityScore: scoreAtFmrScore(faceCalibration('F200'), 2) },
+    { frames, subjects, frameBytes: request.frames.map((f) => f.bytes), deviceNames: request.deviceNames, sameIdentityScore: sameIdentityScore() },
     context.iadModes,
   );
   const result = (decision: LivenessDecision, score: number, pLive: number | undefined, padStatus: 'PASS' | 'FAIL' | 'ERROR'): LivenessResult => ({
@@ -122,7 +123,7 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
 }
 
 /** The usable face of a frame, noting why a frame has none. */
-function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
+export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
   const shorter = Math.min(frame.width, frame.height);
   const sized = frame.faces.filter((f) => f.box[2] >= request.faceMinSize * shorter && f.box[2] <= request.faceMaxSize * shorter);
   const subject = selectSubjectFace(sized, { minInterEyePixels: 0, competingFaceRatio: 0.5 });
@@ -137,9 +138,14 @@ function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Se
  * (moiré AUC 0.45, reports/pad-train.md): the 2-D recapture types share P(attack) equally. 3-D masks
  * and other attacks are not modelled: 0 means "not estimated", not "excluded" (docs/liveness.md).
  */
-function spoofTypes(pLive: number | undefined): LivenessResult['decision_info']['PAD']['spoof_type_probability'] {
+export function spoofTypes(pLive: number | undefined): LivenessResult['decision_info']['PAD']['spoof_type_probability'] {
   const attack = pLive === undefined ? 0 : round((1 - pLive) / 3);
   return { '2D_MASK': attack, '3D_MASK': 0, PHOTO: attack, SCREEN: attack, OTHER: 0 };
+}
+
+/** The F200 cosine at which two faces are the same person at FMR 10^-2 (dev-set calibration). */
+export function sameIdentityScore(): number {
+  return scoreAtFmrScore(faceCalibration('F200'), 2);
 }
 
 /** The raw score at which a calibration table reaches an FMR score (linear between its points). */

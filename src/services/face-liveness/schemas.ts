@@ -92,3 +92,20 @@ export const AnalyzeResponse = Type.Object({
     timestamp: Type.Number(),
   }),
 });
+
+export const ActiveLivenessRequest = Type.Array(FaceLivenessRequest, { description: 'exactly 3 requests: 1 passive workflow and 2 active ones' });
+export type ActiveLivenessRequest = Static<typeof ActiveLivenessRequest>;
+
+export const ActiveLivenessResponse = Type.Object({
+  video: Type.Object({
+    liveness_result: Type.Object({
+      feedback: Type.Array(Type.String()),
+      score: Type.Number(),
+      decision: Type.String(),
+      score_frr: Type.Number(),
+      details: Type.Object({ passive_liveness: LivenessResult, active_liveness: LivenessResult }),
+    }),
+    version: Type.String(),
+    timestamp: Type.Number(),
+  }),
+});

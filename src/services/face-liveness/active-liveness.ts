@@ -1,0 +1,97 @@
+import type { FaceEngine } from '../../engines/face/face-engine.js';
+import type { AnalyzedFace } from '../../engines/face/face-worker.js';
+import { iadSignals } from './iad-signals.js';
+import type { LivenessRequest } from './liveness-request.js';
+import { analyzeFrames, decidePassiveLiveness, sameIdentityScore, spoofTypes, subjectOf, type LivenessContext, type LivenessResult } from './passive-liveness.js';
+import type { HeadMove } from './workflows.js';
+
+/**
+ * Head turn asked of the user, in degrees of yaw or pitch from the first frame of the active request.
+ * The pose estimate moves by at most 2.9° (σ ≤ 0.9°) across frames of one still face shifted,
+ * tilted and re-framed like a hand-held phone (measured on the packaged portraits), so 10° is a
+ * deliberate turn, not jitter.
+ */
+export const MIN_HEAD_TURN_DEGREES = 10;
+
+/**
+ * Sign of the pose change each move asks for. human's pose: yaw > 0 = face turned to the image's left
+ * (the subject's right in an unmirrored frame), pitch > 0 = head down. `left`/`right` are the user's
+ * own left and right, in frames as the camera took them (not a mirrored preview).
+ */
+const MOVES: Readonly<Record<HeadMove, { axis: 'yaw' | 'pitch'; sign: 1 | -1 }>> = {
+  left: { axis: 'yaw', sign: -1 },
+  right: { axis: 'yaw', sign: 1 },
+  up: { axis: 'pitch', sign: -1 },
+  down: { axis: 'pitch', sign: 1 },
+};
+
+export interface ActiveLivenessResult {
+  feedback: string[];
+  score: number;
+  decision: string;
+  score_frr: number;
+  details: { passive_liveness: LivenessResult; active_liveness: LivenessResult };
+}
+
+/**
+ * `checkActiveLiveness`: the passive request decides presentation and injection attacks as in
+ * `checkLiveness`; each active request must show the asked head turn (at least
+ * MIN_HEAD_TURN_DEGREES from its first frame, in the asked direction), by the same person as the
+ * passive frames, with the injection signals passing on the active frames.
+ *
+ * @example
+ * const result = await assessActiveLiveness(engine, passive, [up, down], context);
+ * result.decision; // 'LIVE' when the passive part is live and both turns were made
+ */
+export async function assessActiveLiveness(engine: FaceEngine, passive: LivenessRequest, actives: readonly LivenessRequest[], context: LivenessContext): Promise<ActiveLivenessResult> {
+  const [passiveFrames, ...activeFrames] = await Promise.all([passive, ...actives].map((r) => analyzeFrames(engine, r, true)));
+  const passiveResult = decidePassiveLiveness(passive, passiveFrames!, context);
+
+  const feedback = new Set<string>();
+  const reference = passiveFrames!.map((f) => subjectOf(f, passive, new Set())).find((s) => s?.recognitionViews[0] !== undefined);
+  let movesMade = true;
+  const allSubjects: Array<AnalyzedFace | undefined> = [];
+  actives.forEach((request, i) => {
+    const subjects = activeFrames[i]!.map((frame) => subjectOf(frame, request, feedback));
+    allSubjects.push(...subjects);
+    const move = MOVES[request.workflow.move!];
+    const angles = subjects.filter((s): s is AnalyzedFace => s !== undefined).map((s) => (s.pose[move.axis] * 180) / Math.PI);
+    const turn = angles.length < 2 ? 0 : Math.max(...angles.slice(1).map((a) => move.sign * (a - angles[0]!)));
+    if (turn < MIN_HEAD_TURN_DEGREES) {
+      movesMade = false;
+      feedback.add(turn <= -MIN_HEAD_TURN_DEGREES ? 'WRONG_HEAD_MOVEMENT' : 'HEAD_MOVEMENT_NOT_DETECTED');
+    }
+  });
+  // The active frames must show the passive frames' person: the first passive face leads the list.
+  const frames = [...passiveFrames!.slice(0, 1), ...activeFrames.flat()];
+  const signals = iadSignals(
+    {
+      frames,
+      subjects: [reference, ...allSubjects],
+      frameBytes: [passive.frames[0]!.bytes, ...actives.flatMap((r) => r.frames.map((f) => f.bytes))],
+      deviceNames: passive.deviceNames,
+      sameIdentityScore: sameIdentityScore(),
+    },
+    context.iadModes,
+  );
+  const iadFail = Object.values(signals).some((s) => s.mode === 'DECISIONING' && s.status === 'FAIL');
+  if (iadFail) feedback.add('INJECTION_ATTACK_SUSPECTED');
+  const activeLive = movesMade && !iadFail;
+  const activeResult: LivenessResult = {
+    decision: activeLive ? 'LIVE' : 'SPOOF',
+    score: activeLive ? 100 : 0,
+    score_frr: 0,
+    feedback: [...feedback],
+    decision_info: { IAD: { signals }, PAD: { status: movesMade ? 'PASS' : 'FAIL', spoof_type_probability: spoofTypes(movesMade ? 1 : 0) } },
+  };
+  const live = passiveResult.decision === 'LIVE' && activeLive;
+  // A passive quality or timing verdict (score -1) says more than SPOOF: it is kept.
+  const decision = live ? 'LIVE' : passiveResult.score === -1 ? passiveResult.decision : 'SPOOF';
+  return {
+    feedback: [...new Set([...passiveResult.feedback, ...feedback])],
+    score: live ? 100 : passiveResult.score === -1 ? -1 : 0,
+    decision,
+    score_frr: passiveResult.score_frr,
+    details: { passive_liveness: passiveResult, active_liveness: activeResult },
+  };
+}
