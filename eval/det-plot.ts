@@ -12,7 +12,7 @@ const MARGIN = { left: 70, right: 20, top: 30, bottom: 50 };
 const MIN_LOG = -6;
 const FNMR_MIN_LOG = -3;
 
-export function detSvg(title: string, series: readonly DetSeries[]): string {
+export function detSvg(title: string, series: readonly DetSeries[], axes: { x: string; y: string } = { x: 'FMR (false match rate)', y: 'FNMR (false non-match rate)' }): string {
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = (fmr: number) => MARGIN.left + ((Math.log10(Math.max(fmr, 10 ** MIN_LOG)) - MIN_LOG) / -MIN_LOG) * plotW;
@@ -30,8 +30,8 @@ export function detSvg(title: string, series: readonly DetSeries[]): string {
     parts.push(`<line x1="${MARGIN.left}" y1="${y(10 ** l)}" x2="${MARGIN.left + plotW}" y2="${y(10 ** l)}" stroke="#ddd"/>`);
     parts.push(`<text x="${MARGIN.left - 8}" y="${y(10 ** l) + 4}" text-anchor="end">1e${l}</text>`);
   }
-  parts.push(`<text x="${MARGIN.left + plotW / 2}" y="${HEIGHT - 8}" text-anchor="middle">FMR (false match rate)</text>`);
-  parts.push(`<text transform="translate(16 ${MARGIN.top + plotH / 2}) rotate(-90)" text-anchor="middle">FNMR (false non-match rate)</text>`);
+  parts.push(`<text x="${MARGIN.left + plotW / 2}" y="${HEIGHT - 8}" text-anchor="middle">${escape(axes.x)}</text>`);
+  parts.push(`<text transform="translate(16 ${MARGIN.top + plotH / 2}) rotate(-90)" text-anchor="middle">${escape(axes.y)}</text>`);
   series.forEach((s, i) => {
     const colour = COLOURS[i % COLOURS.length]!;
     const path = s.points.map((p) => `${x(p.fmr).toFixed(1)},${y(p.fnmr).toFixed(1)}`).join(' ');

@@ -33,3 +33,21 @@ export function loadIdentityImages(dir: string): LabelledImage[] {
   }
   return images;
 }
+
+export interface PadImage {
+  readonly file: string;
+  /** The person (labels.csv identity): splits and groupings are by person. */
+  readonly person: string;
+  readonly live: boolean;
+}
+
+/** The presentation-attack images of an evaluation folder (`labels.csv` rows under `pad/`). */
+export function loadPadImages(dir: string): PadImage[] {
+  const [header, ...rows] = readFileSync(join(dir, 'labels.csv'), 'utf8').trim().split('\n');
+  const columns = header!.split(',');
+  const [fileAt, identityAt, livenessAt] = ['file', 'identity', 'liveness'].map((name) => columns.indexOf(name));
+  return rows
+    .map((row) => row.split(','))
+    .filter((cells) => cells[fileAt!]!.startsWith('pad/'))
+    .map((cells) => ({ file: join(dir, cells[fileAt!]!), person: cells[identityAt!]!, live: cells[livenessAt!] === 'live' }));
+}

@@ -2,13 +2,14 @@
  * `npm run eval -- <suite> <dir> [options]`: accuracy and speed evaluations on labelled data, each
  * printing a table and writing its report under reports/.
  *
- * Suites: `faces` (face recognition: eval/faces.ts), `train-pad` (trains and cross-validates the
+ * Suites: `faces` (face recognition: eval/faces.ts), `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the
  * presentation-attack classifier: eval/train-pad.ts).
  */
 import { evalFaces } from './faces.js';
+import { evalLiveness } from './liveness.js';
 import { trainPad } from './train-pad.js';
 
-const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { faces: evalFaces, 'train-pad': trainPad };
+const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { faces: evalFaces, liveness: evalLiveness, 'train-pad': trainPad };
 
 const [suite, ...rest] = process.argv.slice(2);
 const run = suite ? SUITES[suite] : undefined;
