@@ -25,6 +25,13 @@ before(async () => {
   // Mirroring a face turns it the other way: anna looks ~10° to her right, her mirror ~10° to her left.
   frames.turnLeft = [b64(await selfieFrame('anna', { dx: 3 })), b64(await sharp(await selfieFrame('anna', { dx: -3 })).flop().jpeg().toBuffer())];
   frames.turnRight = [...frames.turnLeft].reverse();
+  // Light trace: the face (here the whole frame) takes a tenth of the colour the screen showed.
+  const tinted = async (frame: string, colour: { r: number; g: number; b: number }) =>
+    b64(await sharp(Buffer.from(frame, 'base64')).composite([{ input: { create: { width: 480, height: 640, channels: 4, background: { ...colour, alpha: 0.12 } } } }]).jpeg({ quality: 90 }).toBuffer());
+  const colours = [{ r: 255, g: 0, b: 0 }, { r: 0, g: 255, b: 0 }, { r: 0, g: 0, b: 255 }];
+  const moving = [...frames.live!];
+  frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
+  frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
   frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
   frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
@@ -160,6 +167,37 @@ describe('face liveness: analyze (autocapture)', () => {
     const response = await post('/analyzeEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal((response.json() as Analyzed).video.autocapture_result.captured_frame, frames.live![0]);
+  });
+});
+
+describe('face liveness: charlie light trace', () => {
+  const tags = ['SCREEN_RED', 'SCREEN_GREEN', 'SCREEN_COLOR_0000FF'];
+  const charlie = (data: string[], mode?: string) => {
+    const body = request('charlie4', data, mode ? { intelligentLiveness: { lightTraceMode: mode } } : {}) as { video: { workflow_data: { frames: Array<{ tags?: string[] }> } } };
+    body.video.workflow_data.frames.forEach((f, i) => (f.tags = [tags[i]!]));
+    return body;
+  };
+
+  it('passes a face whose colour follows the screen, and fails one that shows another sequence', async () => {
+    const following = await check(charlie(frames.charlieFollowing!));
+    assert.equal(following.decision_info.IAD.signals.optical_analysis!.status, 'PASS', JSON.stringify(following));
+    assert.equal(following.decision, 'LIVE');
+    const other = await check(charlie(frames.charlieOtherOrder!));
+    assert.equal(other.decision_info.IAD.signals.optical_analysis!.status, 'FAIL');
+    assert.equal(other.decision, 'SPOOF');
+  });
+
+  it('leaves a face that does not respond undecided in NORMAL mode and fails it in STRICT', async () => {
+    const normal = await check(charlie(frames.live!));
+    assert.equal(normal.decision_info.IAD.signals.optical_analysis!.status, 'ERROR');
+    assert.equal(normal.decision, 'LIVE');
+    const strict = await check(charlie(frames.live!, 'STRICT'));
+    assert.equal(strict.decision_info.IAD.signals.optical_analysis!.status, 'FAIL');
+    assert.equal(strict.decision, 'SPOOF');
+  });
+
+  it('needs frames tagged with the screen colour', async () => {
+    assertError(await post('/checkLiveness', request('charlie4', frames.live!)), -6, /tagged with the screen colour/);
   });
 });
 

@@ -16,6 +16,8 @@ export interface FaceFrameMeasures {
   readonly dynamicRange: number;
   /** Mean luma of the face crop, 0..255. */
   readonly brightness: number;
+  /** Mean R, G, B of the face crop, 0..255: the light trace follows its colour across frames. */
+  readonly meanRgb: readonly [number, number, number];
   readonly interEyePixels: number;
 }
 
@@ -40,6 +42,7 @@ export function faceFrameMeasures(image: RgbImage, face: PadFace & { readonly ke
     faceThumbnail: thumbnail(luma, PAD_CROP_SIZE, PAD_CROP_SIZE),
     dynamicRange: at(0.98) - at(0.02),
     brightness: luma.reduce((s, v) => s + v, 0) / luma.length,
+    meanRgb: channelMeans(crop),
     interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
   };
 }
@@ -62,6 +65,13 @@ export function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
   return sum / a.length;
+}
+
+function channelMeans(rgb: Float32Array): [number, number, number] {
+  const sums = [0, 0, 0];
+  for (let i = 0; i < rgb.length; i++) sums[i % 3] = sums[i % 3]! + rgb[i]!;
+  const n = rgb.length / 3;
+  return [sums[0]! / n, sums[1]! / n, sums[2]! / n];
 }
 
 function lumaOf(rgb: Float32Array): Float32Array {

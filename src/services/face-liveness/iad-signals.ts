@@ -24,7 +24,8 @@ export type IadSignalName =
 /**
  * Default mode per signal. The ones computed from the request and validated decide; the ones that
  * need the capture device's own attestation (code injection, rooting, sensors) or are not computed yet
- * stay REPORT_ONLY with status ERROR (docs/liveness.md). `VERIPORT_IAD_MODES` overrides.
+ * stay REPORT_ONLY with status ERROR (docs/liveness.md); `optical_analysis` (the light trace) is
+ * computed for charlie workflows, which require it. `VERIPORT_IAD_MODES` overrides.
  */
 export const DEFAULT_MODES: Readonly<Record<IadSignalName, SignalMode>> = {
   code_injection_detection: 'REPORT_ONLY',
@@ -59,6 +60,8 @@ export interface SignalInputs {
   readonly deviceNames: readonly string[];
   /** Cosine similarity at which two F200 embeddings are the same person at FMR 10^-2. */
   readonly sameIdentityScore: number;
+  /** The light-trace verdict (charlie workflows), as `optical_analysis`; ERROR when not run or inconclusive. */
+  readonly lightTrace?: SignalStatus;
 }
 
 /**
@@ -74,7 +77,7 @@ export function iadSignals(inputs: SignalInputs, overrides: ReadonlyMap<string, 
     emulator_detection: nameCheck(inputs.deviceNames, EMULATORS),
     face_swap_detection: faceSwap(inputs),
     image_similarity_detection: imageSimilarity(inputs),
-    optical_analysis: 'ERROR',
+    optical_analysis: inputs.lightTrace ?? 'ERROR',
     rooted_mobile_detection: 'ERROR',
     sensor_detection: 'ERROR',
     spectral_analysis: 'ERROR',

@@ -2,6 +2,7 @@ import sharp, { type Metadata } from 'sharp';
 import { decodeBase64 } from '../../crypto/base64.js';
 import { ApiError } from '../../server/errors/api-error.js';
 import type { WorkflowData } from './schemas.js';
+import { screenColourOf, type Rgb } from '../../engines/liveness/light-trace.js';
 import { MAX_FRAMES, parseWorkflow, type Workflow } from './workflows.js';
 
 /** Face-liveness 400 codes (spec Doc 2, errors). */
@@ -31,6 +32,8 @@ export interface LivenessFrame {
   readonly bytes: Buffer;
   readonly timestamp: number;
   readonly tags: readonly string[];
+  /** The colour the screen showed for this frame (charlie light trace), from its tags. */
+  readonly screenColour: Rgb | undefined;
 }
 
 export interface LivenessRequest {
@@ -101,7 +104,14 @@ export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Re
       throw new ApiError(400, LivenessCode.sizesDiffer, `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`);
     }
     size = { width, height };
-    frames.push({ bytes, timestamp: frame.timestamp, tags: Array.isArray(frame.tags) ? frame.tags : [] });
+    const tags = Array.isArray(frame.tags) ? frame.tags : [];
+    frames.push({ bytes, timestamp: frame.timestamp, tags, screenColour: screenColourOf(tags) });
+  }
+  if (workflow.method === 'charlie') {
+    const colours = frames.map((f) => f.screenColour).filter((c): c is Rgb => c !== undefined);
+    if (colours.length < 3 || new Set(colours.map((c) => c.join(','))).size < 2) {
+      throw new ApiError(400, -6, `workflow ${workflow.name} needs at least 3 frames tagged with the screen colour (SCREEN_COLOR_RRGGBB or SCREEN_RED/GREEN/BLUE/WHITE), in at least 2 colours`);
+    }
   }
   const deviceNames = ['client_device_brand', 'client_device_model', 'client_os_version', 'client_version']
     .map((key) => meta?.[key])

@@ -5,6 +5,7 @@ import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worke
 import { selectSubjectFace } from '../../engines/face/face-selection.js';
 import { padScore } from '../../engines/liveness/pad-classifier.js';
 import { padThreshold, scoreFrr } from '../../engines/liveness/pad-calibration.js';
+import { lightTrace, lightTraceVerdict } from '../../engines/liveness/light-trace.js';
 import type { CalibrationTable } from '../../engines/scoring/score-calibration.js';
 import { iadSignals, type IadSignal, type IadSignalName, type SignalMode } from './iad-signals.js';
 import type { LivenessRequest } from './liveness-request.js';
@@ -79,7 +80,14 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
   const feedback = new Set<string>();
   const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
   const signals = iadSignals(
-    { frames, subjects, frameBytes: request.frames.map((f) => f.bytes), deviceNames: request.deviceNames, sameIdentityScore: sameIdentityScore() },
+    {
+      frames,
+      subjects,
+      frameBytes: request.frames.map((f) => f.bytes),
+      deviceNames: request.deviceNames,
+      sameIdentityScore: sameIdentityScore(),
+      lightTrace: request.workflow.method === 'charlie' ? lightTraceStatus(request, subjects) : undefined,
+    },
     context.iadModes,
   );
   const result = (decision: LivenessDecision, score: number, pLive: number | undefined, padStatus: 'PASS' | 'FAIL' | 'ERROR'): LivenessResult => ({
@@ -111,15 +119,28 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
   const pLive = faces.reduce((sum, f) => sum + padScore(f.liveness.padFeatures), 0) / faces.length;
   const threshold = padThreshold(TARGET_BPCER_BY_LEVEL[request.workflow.securityLevel - 1]!);
   const padPass = pLive >= threshold;
-  // foxtrot and charlie require the multi-frame signals to decide, whatever their configured mode.
-  const required = request.workflow.method === 'hotel' ? [] : ['image_similarity_detection', 'face_swap_detection'];
+  // foxtrot and charlie require the multi-frame signals to pass, whatever their configured mode;
+  // charlie also decides on the light trace when it reached a verdict (STRICT always reaches one).
+  const mustPass: readonly IadSignalName[] = request.workflow.method === 'hotel' ? [] : ['image_similarity_detection', 'face_swap_detection'];
+  const decides = (name: IadSignalName, s: IadSignal) => s.mode === 'DECISIONING' || mustPass.includes(name) || (name === 'optical_analysis' && request.workflow.method === 'charlie');
   const iadFail = (Object.entries(signals) as Array<[IadSignalName, IadSignal]>).some(
-    ([name, s]) => (s.mode === 'DECISIONING' || required.includes(name)) && (s.status === 'FAIL' || (required.includes(name) && s.status === 'ERROR')),
+    ([name, s]) => decides(name, s) && (s.status === 'FAIL' || (mustPass.includes(name) && s.status === 'ERROR')),
   );
   if (!padPass) feedback.add('PRESENTATION_ATTACK_SUSPECTED');
   if (iadFail) feedback.add('INJECTION_ATTACK_SUSPECTED');
   const live = padPass && !iadFail;
   return result(live ? 'LIVE' : 'SPOOF', live ? 100 : 0, pLive, padPass ? 'PASS' : 'FAIL');
+}
+
+/** The light trace over the frames with both a face and a screen colour (charlie workflows). */
+function lightTraceStatus(request: LivenessRequest, subjects: ReadonlyArray<AnalyzedFace | undefined>): 'PASS' | 'FAIL' | 'ERROR' {
+  const pairs = request.frames.flatMap((frame, i) => {
+    const rgb = subjects[i]?.liveness?.meanRgb;
+    return rgb && frame.screenColour ? [{ face: rgb, screen: frame.screenColour }] : [];
+  });
+  if (pairs.length < 3) return 'ERROR';
+  const verdict = lightTraceVerdict(lightTrace(pairs.map((p) => p.face), pairs.map((p) => p.screen)), request.lightTraceMode === 'STRICT');
+  return verdict === 'INCONCLUSIVE' ? 'ERROR' : verdict;
 }
 
 /** The usable face of a frame, noting why a frame has none. */
