@@ -32,6 +32,12 @@ before(async () => {
   const moving = [...frames.live!];
   frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
   frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
+  // A photo shown on a phone held up to the camera: the frame at 70% inside a black bezel.
+  const onScreen = async (frame: string) => {
+    const inner = await sharp(Buffer.from(frame, 'base64')).resize(336, 448).extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' }).toBuffer();
+    return b64(await sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 150, g: 150, b: 150 } } }).composite([{ input: inner, left: 56, top: 80 }]).jpeg({ quality: 90 }).toBuffer());
+  };
+  frames.onScreen = [await onScreen(frames.live![0]!)];
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
   frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
   frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
@@ -94,6 +100,13 @@ describe('face liveness: decisions', () => {
     const result = await check(request('foxtrot4', frames.swapped!));
     assert.equal(result.decision_info.IAD.signals.face_swap_detection!.status, 'FAIL');
     assert.equal(result.decision, 'SPOOF');
+  });
+
+  it('reports a face framed by a phone bezel as a suspicious border', async () => {
+    const framed = await check(request('hotel4', frames.onScreen!));
+    assert.deepEqual(framed.decision_info.IAD.signals.suspicious_border_detection, { status: 'FAIL', mode: 'REPORT_ONLY' });
+    const plain = await check(request('hotel4', frames.live!.slice(0, 1)));
+    assert.equal(plain.decision_info.IAD.signals.suspicious_border_detection!.status, 'PASS');
   });
 
   it('fails a known virtual camera and emulator from the device fields', async () => {

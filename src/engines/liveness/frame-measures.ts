@@ -1,5 +1,6 @@
 import type { FaceKeyPoints } from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
+import { framingSides } from './border-lines.js';
 import { analyzeCrop, PAD_CROP_SIZE, padCrop, type PadFace, type PadSignals } from './pad-features.js';
 
 /** Side of the luma thumbnails compared across frames (of the face crop and of the whole frame). */
@@ -19,6 +20,8 @@ export interface FaceFrameMeasures {
   /** Mean R, G, B of the face crop, 0..255: the light trace follows its colour across frames. */
   readonly meanRgb: readonly [number, number, number];
   readonly interEyePixels: number;
+  /** Sides of the face (0-4) with a long straight edge around it: a phone, screen or print held up. */
+  readonly framingSides: number;
 }
 
 /**
@@ -44,6 +47,7 @@ export function faceFrameMeasures(image: RgbImage, face: PadFace & { readonly ke
     brightness: luma.reduce((s, v) => s + v, 0) / luma.length,
     meanRgb: channelMeans(crop),
     interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
+    framingSides: framingSides(image, face.box),
   };
 }
 

@@ -81,7 +81,7 @@ export function iadSignals(inputs: SignalInputs, overrides: ReadonlyMap<string, 
     rooted_mobile_detection: 'ERROR',
     sensor_detection: 'ERROR',
     spectral_analysis: 'ERROR',
-    suspicious_border_detection: 'ERROR',
+    suspicious_border_detection: suspiciousBorder(inputs),
     virtual_camera_detection: nameCheck(inputs.deviceNames, VIRTUAL_CAMERAS),
   };
   const out = {} as Record<IadSignalName, IadSignal>;
@@ -110,6 +110,17 @@ function imageSimilarity(inputs: SignalInputs): SignalStatus {
     if (frameMoved || faceMoved) return 'PASS';
   }
   return 'FAIL';
+}
+
+/**
+ * FAIL when a face is framed on 3 or 4 sides by long straight edges (a phone, screen or print held up
+ * to the camera); ERROR without a face. REPORT_ONLY by default: doorways and windows behind a user can
+ * frame a face too, and no recorded attacks were at hand to calibrate it (docs/liveness.md).
+ */
+function suspiciousBorder(inputs: SignalInputs): SignalStatus {
+  const sides = inputs.subjects.map((s) => s?.liveness?.framingSides).filter((n): n is number => n !== undefined);
+  if (sides.length === 0) return 'ERROR';
+  return sides.some((n) => n >= 3) ? 'FAIL' : 'PASS';
 }
 
 /** FAIL when a frame's face would not verify against the first frame's at FMR 10^-2. ERROR for fewer than two faces. */

@@ -1,0 +1,89 @@
+import type { RgbImage } from '../face/raster.js';
+
+/**
+ * Straight high-contrast edges framing a face: the bezel of a phone or screen, or the edge of a print,
+ * held up to the camera. Looks for long horizontal and vertical edge segments on each side of the face
+ * (above, below, left, right), within a few face widths of it.
+ */
+
+/** Width the frame is reduced to before looking for edges (enough for bezels, cheap). */
+const WORK_WIDTH = 160;
+/** Sobel magnitude (on 0..255 luma) that counts as an edge. */
+const EDGE_MAGNITUDE = 120;
+/** A side counts when its longest segment spans this many face widths. */
+const MIN_SEGMENT_FACE_WIDTHS = 1.1;
+/** How far from the face box, in face widths, a framing edge may lie. */
+const MAX_DISTANCE_FACE_WIDTHS = 1.5;
+/** Missing edge pixels tolerated inside one segment (noise, JPEG). */
+const MAX_GAP = 2;
+
+/**
+ * How many sides of the face (0-4) have a long straight edge around it. Edges within about ±5° of the
+ * image axes are found; a strongly tilted frame is not.
+ *
+ * @example
+ * framingSides(image, face.box); // 4 for a face shown inside a phone held upright
+ */
+export function framingSides(image: RgbImage, box: readonly [number, number, number, number]): number {
+  const scale = WORK_WIDTH / image.width;
+  const width = WORK_WIDTH;
+  const height = Math.max(8, Math.round(image.height * scale));
+  const luma = downscaledLuma(image, width, height);
+  const [bx, by, bw, bh] = box.map((v) => v * scale) as [number, number, number, number];
+  const reach = MAX_DISTANCE_FACE_WIDTHS * bw;
+  const minLength = MIN_SEGMENT_FACE_WIDTHS * bw;
+  const horizontal = (y: number) => longestRun(width, (x) => isEdge(luma, width, height, x, y, 'horizontal'));
+  const vertical = (x: number) => longestRun(height, (y) => isEdge(luma, width, height, x, y, 'vertical'));
+  const rows = (from: number, to: number) => range(from, to, height).some((y) => horizontal(y) >= minLength);
+  const columns = (from: number, to: number) => range(from, to, width).some((x) => vertical(x) >= minLength);
+  return [rows(by - reach, by - 1), rows(by + bh + 1, by + bh + reach), columns(bx - reach, bx - 1), columns(bx + bw + 1, bx + bw + reach)].filter(Boolean).length;
+}
+
+function range(from: number, to: number, limit: number): number[] {
+  const out: number[] = [];
+  for (let i = Math.max(1, Math.floor(from)); i <= Math.min(limit - 2, Math.ceil(to)); i++) out.push(i);
+  return out;
+}
+
+/** An edge pixel whose gradient points across the line: vertical gradient for a horizontal line. */
+function isEdge(luma: Float32Array, width: number, height: number, x: number, y: number, line: 'horizontal' | 'vertical'): boolean {
+  if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) return false;
+  const at = (dx: number, dy: number) => luma[(y + dy) * width + (x + dx)]!;
+  const gx = at(1, -1) + 2 * at(1, 0) + at(1, 1) - at(-1, -1) - 2 * at(-1, 0) - at(-1, 1);
+  const gy = at(-1, 1) + 2 * at(0, 1) + at(1, 1) - at(-1, -1) - 2 * at(0, -1) - at(1, -1);
+  const [across, along] = line === 'horizontal' ? [Math.abs(gy), Math.abs(gx)] : [Math.abs(gx), Math.abs(gy)];
+  return across >= EDGE_MAGNITUDE && across >= 2 * along;
+}
+
+/** Longest run of positions where `edge` holds, bridging gaps of up to MAX_GAP. */
+function longestRun(length: number, edge: (i: number) => boolean): number {
+  let best = 0;
+  let start = -1;
+  let gap = 0;
+  for (let i = 0; i < length; i++) {
+    if (edge(i)) {
+      if (start < 0) start = i;
+      gap = 0;
+      best = Math.max(best, i - start + 1);
+    } else if (start >= 0 && ++gap > MAX_GAP) {
+      start = -1;
+      gap = 0;
+    }
+  }
+  return best;
+}
+
+function downscaledLuma(image: RgbImage, width: number, height: number): Float32Array {
+  const sums = new Float64Array(width * height);
+  const counts = new Uint32Array(width * height);
+  for (let y = 0; y < image.height; y++) {
+    const ty = Math.min(height - 1, Math.floor((y * height) / image.height));
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 3;
+      const cell = ty * width + Math.min(width - 1, Math.floor((x * width) / image.width));
+      sums[cell] = sums[cell]! + 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
+      counts[cell] = counts[cell]! + 1;
+    }
+  }
+  return Float32Array.from(sums, (s, i) => s / Math.max(1, counts[i]!));
+}
