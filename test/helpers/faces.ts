@@ -89,3 +89,27 @@ export async function selfieFrame(person: Person, motion: { dx?: number; dy?: nu
     .jpeg({ quality: 90 })
     .toBuffer();
 }
+
+/**
+ * The frame as a flat picture turned by `degrees` about its vertical axis in front of a camera (focal
+ * length 600 px): the perspective a print or phone shows when rotated, with no depth of its own.
+ */
+export async function turnedPicture(frame: Buffer, degrees: number): Promise<Buffer> {
+  const { data, info } = await sharp(frame).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  const out = Buffer.alloc(width * height * 3, 128);
+  const t = (degrees * Math.PI) / 180;
+  const f = 600;
+  for (let v = 0; v < height; v++) {
+    for (let u = 0; u < width; u++) {
+      const cu = u - width / 2;
+      const cv = v - height / 2;
+      const x = (cu * f) / (f * Math.cos(t) - cu * Math.sin(t));
+      const y = (cv * (f + x * Math.sin(t))) / f;
+      const sx = Math.round(x + width / 2);
+      const sy = Math.round(y + height / 2);
+      if (sx >= 0 && sy >= 0 && sx < width && sy < height) data.copy(out, (v * width + u) * 3, (sy * width + sx) * 3, (sy * width + sx) * 3 + 3);
+    }
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}

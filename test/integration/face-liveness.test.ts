@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
-import { closeTestFaceEngine, noFacePhoto, selfieFrame, testFaceEngine } from '../helpers/faces.js';
+import { closeTestFaceEngine, noFacePhoto, selfieFrame, testFaceEngine, turnedPicture } from '../helpers/faces.js';
 
 let app: FastifyInstance;
 const frames: Record<string, string[]> = {};
@@ -25,6 +25,8 @@ before(async () => {
   // Mirroring a face turns it the other way: anna looks ~10° to her right, her mirror ~10° to her left.
   frames.turnLeft = [b64(await selfieFrame('anna', { dx: 3 })), b64(await sharp(await selfieFrame('anna', { dx: -3 })).flop().jpeg().toBuffer())];
   frames.turnRight = [...frames.turnLeft].reverse();
+  // A printed or displayed photo turned 35° in front of the camera: perspective without depth.
+  frames.pictureTurned = [frames.turnLeft[0]!, b64(await turnedPicture(Buffer.from(frames.turnLeft[0]!, 'base64'), -35))];
   // Light trace: the face (here the whole frame) takes a tenth of the colour the screen showed.
   const tinted = async (frame: string, colour: { r: number; g: number; b: number }) =>
     b64(await sharp(Buffer.from(frame, 'base64')).composite([{ input: { create: { width: 480, height: 640, channels: 4, background: { ...colour, alpha: 0.12 } } } }]).jpeg({ quality: 90 }).toBuffer());
@@ -235,6 +237,12 @@ describe('face liveness: active', () => {
     assert.equal(result.details.active_liveness.decision, 'SPOOF');
     assert.ok(result.feedback.includes('WRONG_HEAD_MOVEMENT'));
     assert.deepEqual([result.decision, result.score], ['SPOOF', 0]);
+  });
+
+  it('fails a picture turned in front of the camera', async () => {
+    const result = ((await post('/checkActiveLiveness', activeBody(frames.pictureTurned!, frames.turnRight!))).json() as Active).video.liveness_result;
+    assert.equal(result.details.active_liveness.decision, 'SPOOF');
+    assert.ok(result.feedback.some((f) => f === 'HEAD_MOVEMENT_NOT_DETECTED' || f === 'FLAT_HEAD_MOVEMENT'), JSON.stringify(result.feedback));
   });
 
   it('fails when the head does not move', async () => {

@@ -6,6 +6,7 @@
  */
 import { PAD_FEATURE_NAMES, PAD_FEATURE_VERSION } from './pad-features.js';
 import modelJson from './pad-model.json' with { type: 'json' };
+import { solveSymmetricPositiveDefinite } from '../../lib/linear-solve.js';
 
 /** Where the shipped weights came from and how well they did on people they were not trained on. */
 export interface PadModelProvenance {
@@ -138,38 +139,6 @@ export function fitLogistic(x: readonly ArrayLike<number>[], y: readonly number[
   return { weights: theta.slice(0, d), bias: theta[d]!, iterations, converged };
 }
 
-/**
- * Solves A·x = b for a symmetric positive-definite A (m×m, row-major) by Cholesky decomposition
- * A = L·Lᵀ, then forward and back substitution.
- */
-export function solveSymmetricPositiveDefinite(a: Float64Array, b: Float64Array, m: number): Float64Array {
-  const l = new Float64Array(m * m);
-  for (let j = 0; j < m; j++) {
-    let diagonal = a[j * m + j]!;
-    for (let k = 0; k < j; k++) diagonal -= l[j * m + k]! ** 2;
-    if (!(diagonal > 0)) throw new RangeError('matrix is not positive definite');
-    const ljj = Math.sqrt(diagonal);
-    l[j * m + j] = ljj;
-    for (let i = j + 1; i < m; i++) {
-      let s = a[i * m + j]!;
-      for (let k = 0; k < j; k++) s -= l[i * m + k]! * l[j * m + k]!;
-      l[i * m + j] = s / ljj;
-    }
-  }
-  const z = new Float64Array(m);
-  for (let i = 0; i < m; i++) {
-    let s = b[i]!;
-    for (let k = 0; k < i; k++) s -= l[i * m + k]! * z[k]!;
-    z[i] = s / l[i * m + i]!;
-  }
-  const out = new Float64Array(m);
-  for (let i = m - 1; i >= 0; i--) {
-    let s = z[i]!;
-    for (let k = i + 1; k < m; k++) s -= l[k * m + i]! * out[k]!;
-    out[i] = s / l[i * m + i]!;
-  }
-  return out;
-}
 
 export interface Standardiser {
   readonly mean: Float64Array;

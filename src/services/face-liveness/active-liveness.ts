@@ -1,5 +1,6 @@
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzedFace } from '../../engines/face/face-worker.js';
+import { planarResidual } from '../../engines/liveness/planar-motion.js';
 import { iadSignals } from './iad-signals.js';
 import type { LivenessRequest } from './liveness-request.js';
 import { analyzeFrames, decidePassiveLiveness, sameIdentityScore, spoofTypes, subjectOf, type LivenessContext, type LivenessResult } from './passive-liveness.js';
@@ -12,6 +13,14 @@ import type { HeadMove } from './workflows.js';
  * deliberate turn, not jitter.
  */
 export const MIN_HEAD_TURN_DEGREES = 10;
+
+/**
+ * Least non-planar landmark motion (RMS residual after the best homography, in inter-eye distances)
+ * a real head turn shows. Measured: 0.010-0.015 between frames of one still picture shifted and tilted
+ * (planar by construction: the mesh's own noise); 0.06-0.20 between photos of one person whose yaw
+ * differs by 10° or more (LFW dev pairs). A picture turned in front of the camera stays planar.
+ */
+export const MIN_TURN_PARALLAX = 0.035;
 
 /**
  * Sign of the pose change each move asks for. human's pose: yaw > 0 = face turned to the image's left
@@ -36,8 +45,9 @@ export interface ActiveLivenessResult {
 /**
  * `checkActiveLiveness`: the passive request decides presentation and injection attacks as in
  * `checkLiveness`; each active request must show the asked head turn (at least
- * MIN_HEAD_TURN_DEGREES from its first frame, in the asked direction), by the same person as the
- * passive frames, with the injection signals passing on the active frames.
+ * MIN_HEAD_TURN_DEGREES from its first frame, in the asked direction) with the parallax of a 3-D
+ * head (MIN_TURN_PARALLAX), by the same person as the passive frames, with the injection signals
+ * passing on the active frames.
  *
  * @example
  * const result = await assessActiveLiveness(engine, passive, [up, down], context);
@@ -55,11 +65,17 @@ export async function assessActiveLiveness(engine: FaceEngine, passive: Liveness
     const subjects = activeFrames[i]!.map((frame) => subjectOf(frame, request, feedback));
     allSubjects.push(...subjects);
     const move = MOVES[request.workflow.move!];
-    const angles = subjects.filter((s): s is AnalyzedFace => s !== undefined).map((s) => (s.pose[move.axis] * 180) / Math.PI);
-    const turn = angles.length < 2 ? 0 : Math.max(...angles.slice(1).map((a) => move.sign * (a - angles[0]!)));
+    const faces = subjects.filter((s): s is AnalyzedFace => s !== undefined);
+    const turns = faces.map((f) => (move.sign * (f.pose[move.axis] - faces[0]!.pose[move.axis]) * 180) / Math.PI);
+    const most = turns.indexOf(Math.max(...turns.slice(1)));
+    const turn = faces.length < 2 ? 0 : turns[most]!;
     if (turn < MIN_HEAD_TURN_DEGREES) {
       movesMade = false;
-      feedback.add(turn <= -MIN_HEAD_TURN_DEGREES ? 'WRONG_HEAD_MOVEMENT' : 'HEAD_MOVEMENT_NOT_DETECTED');
+      feedback.add(Math.min(...turns) <= -MIN_HEAD_TURN_DEGREES ? 'WRONG_HEAD_MOVEMENT' : 'HEAD_MOVEMENT_NOT_DETECTED');
+    } else if (planarResidual(faces[0]!.mesh, faces[most]!.mesh, faces[0]!.liveness?.interEyePixels ?? 1) < MIN_TURN_PARALLAX) {
+      // The landmarks moved as one plane: a picture turned in front of the camera, not a head.
+      movesMade = false;
+      feedback.add('FLAT_HEAD_MOVEMENT');
     }
   });
   // The active frames must show the passive frames' person: the first passive face leads the list.
