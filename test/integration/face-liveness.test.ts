@@ -40,6 +40,8 @@ before(async () => {
     return b64(await sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 150, g: 150, b: 150 } } }).composite([{ input: inner, left: 56, top: 80 }]).jpeg({ quality: 90 }).toBuffer());
   };
   frames.onScreen = [await onScreen(frames.live![0]!)];
+  // A stream upscaled from a smaller video: 320×427 brought back to 480×640.
+  frames.upscaled = [b64(await sharp(await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(320, 427).toBuffer()).resize(480, 640, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer())];
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
   frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
   frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
@@ -109,6 +111,12 @@ describe('face liveness: decisions', () => {
     assert.deepEqual(framed.decision_info.IAD.signals.suspicious_border_detection, { status: 'FAIL', mode: 'REPORT_ONLY' });
     const plain = await check(request('hotel4', frames.live!.slice(0, 1)));
     assert.equal(plain.decision_info.IAD.signals.suspicious_border_detection!.status, 'PASS');
+  });
+
+  it('reports frames upscaled from a smaller picture in spectral analysis', async () => {
+    const upscaled = await check(request('hotel4', frames.upscaled!));
+    assert.deepEqual(upscaled.decision_info.IAD.signals.spectral_analysis, { status: 'FAIL', mode: 'REPORT_ONLY' });
+    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1)))).decision_info.IAD.signals.spectral_analysis!.status, 'PASS');
   });
 
   it('fails a known virtual camera and emulator from the device fields', async () => {

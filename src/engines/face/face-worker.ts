@@ -2,7 +2,7 @@
  * Piscina worker: holds one loaded face pipeline (models load once, at the first task) and runs one
  * image at a time on this thread, so the server's event loop never waits on a model.
  */
-import { faceFrameMeasures, frameThumbnail, type FaceFrameMeasures } from '../liveness/frame-measures.js';
+import { faceFrameMeasures, frameDetailRatio, frameThumbnail, type FaceFrameMeasures } from '../liveness/frame-measures.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
 import { DEFAULT_PIPELINE_CONFIG, FacePipeline, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig, type StageTimings } from './face-pipeline.js';
 
@@ -26,6 +26,8 @@ export interface WorkerAnalysis {
   readonly timings: StageTimings;
   /** 16×16 luma of the whole frame, with `liveness`. */
   readonly frameThumbnail?: Uint8Array;
+  /** Fine detail of the whole frame against one octave down (frameDetailRatio), with `liveness`. */
+  readonly frameDetail?: number;
 }
 
 export type AnalyzeOutcome = ({ readonly ok: true } & WorkerAnalysis) | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
@@ -59,7 +61,7 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   const { faces, timings } = await ready.analyze(image, task.embeddings);
   if (!task.liveness) return { ok: true, width: image.width, height: image.height, decodeMs, faces, timings };
   const measured = faces.map((face) => ({ ...face, liveness: faceFrameMeasures(image, face) }));
-  return { ok: true, width: image.width, height: image.height, decodeMs, faces: measured, timings, frameThumbnail: frameThumbnail(image) };
+  return { ok: true, width: image.width, height: image.height, decodeMs, faces: measured, timings, frameThumbnail: frameThumbnail(image), frameDetail: frameDetailRatio(image) };
 }
 
 /** Loads the models without an image: the pool calls it on every worker at start. */
