@@ -137,6 +137,10 @@ describe('face liveness: decisions', () => {
     assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() - 3_600_000 }))).decision, 'TIMESTAMP_TOO_OLD');
     assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() + 3_600_000 }))).decision, 'TIMESTAMP_IN_FUTURE');
     assert.equal((await check(request('hotel4', frames.png!))).decision_info.PAD.status === 'ERROR', false, 'PNG frames are analysed');
+    // Detection parameters: a face outside the size bounds is ignored.
+    const tooBig = await check(request('hotel4', frames.live!.slice(0, 1), { face_detection_max_size: 0.1 }));
+    assert.deepEqual([tooBig.decision, tooBig.feedback], ['UNABLE_TO_CALCULATE_LIVENESS', ['NO_FACE_DETECTED']]);
+    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { face_detection_min_size: 0.1, face_detection_sensitivity: 0 }))).decision, 'LIVE');
   });
 
   it('opens the encrypted variant and decides the same', async () => {

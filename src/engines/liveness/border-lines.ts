@@ -48,10 +48,19 @@ function range(from: number, to: number, limit: number): number[] {
 /** An edge pixel whose gradient points across the line: vertical gradient for a horizontal line. */
 function isEdge(luma: Float32Array, width: number, height: number, x: number, y: number, line: 'horizontal' | 'vertical'): boolean {
   if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) return false;
-  const at = (dx: number, dy: number) => luma[(y + dy) * width + (x + dx)]!;
-  const gx = at(1, -1) + 2 * at(1, 0) + at(1, 1) - at(-1, -1) - 2 * at(-1, 0) - at(-1, 1);
-  const gy = at(-1, 1) + 2 * at(0, 1) + at(1, 1) - at(-1, -1) - 2 * at(0, -1) - at(1, -1);
-  const [across, along] = line === 'horizontal' ? [Math.abs(gy), Math.abs(gx)] : [Math.abs(gx), Math.abs(gy)];
+  const i = y * width + x;
+  const nw = luma[i - width - 1]!;
+  const n = luma[i - width]!;
+  const ne = luma[i - width + 1]!;
+  const w = luma[i - 1]!;
+  const e = luma[i + 1]!;
+  const sw = luma[i + width - 1]!;
+  const s = luma[i + width]!;
+  const se = luma[i + width + 1]!;
+  const gx = Math.abs(ne + 2 * e + se - nw - 2 * w - sw);
+  const gy = Math.abs(sw + 2 * s + se - nw - 2 * n - ne);
+  const across = line === 'horizontal' ? gy : gx;
+  const along = line === 'horizontal' ? gx : gy;
   return across >= EDGE_MAGNITUDE && across >= 2 * along;
 }
 
@@ -76,12 +85,15 @@ function longestRun(length: number, edge: (i: number) => boolean): number {
 function downscaledLuma(image: RgbImage, width: number, height: number): Float32Array {
   const sums = new Float64Array(width * height);
   const counts = new Uint32Array(width * height);
+  // Column of every source x, computed once rather than per pixel.
+  const columnOf = Uint32Array.from({ length: image.width }, (_, x) => Math.min(width - 1, Math.floor((x * width) / image.width)));
+  const { data } = image;
   for (let y = 0; y < image.height; y++) {
-    const ty = Math.min(height - 1, Math.floor((y * height) / image.height));
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 3;
-      const cell = ty * width + Math.min(width - 1, Math.floor((x * width) / image.width));
-      sums[cell] = sums[cell]! + 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
+    const rowCell = Math.min(height - 1, Math.floor((y * height) / image.height)) * width;
+    let i = y * image.width * 3;
+    for (let x = 0; x < image.width; x++, i += 3) {
+      const cell = rowCell + columnOf[x]!;
+      sums[cell] = sums[cell]! + 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
       counts[cell] = counts[cell]! + 1;
     }
   }

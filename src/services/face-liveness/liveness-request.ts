@@ -47,6 +47,13 @@ export interface LivenessRequest {
   /** Face size bounds as shares of the shorter image side. */
   readonly faceMinSize: number;
   readonly faceMaxSize: number;
+  /**
+   * Least detector confidence a face needs, from `face_detection_sensitivity` s: 0.3 + 0.6·(1 - s),
+   * so s = 1 keeps everything the detector reports (its own floor is 0.3) and s = 0 only near-certain
+   * faces; 0.3 when not given. `face_detection_granularity` is checked but has no effect: BlazeFace
+   * detects in one pass, with no scale pyramid to step.
+   */
+  readonly faceMinScore: number;
   readonly deviceNames: readonly string[];
 }
 
@@ -70,7 +77,7 @@ export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Re
   if (faceMinSize > faceMaxSize) {
     throw new ApiError(400, LivenessCode.minAboveMax, `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`);
   }
-  fraction(data.face_detection_sensitivity, 0.5, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
+  const sensitivity = fraction(data.face_detection_sensitivity, 1, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
   fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
   if (data.face_detection_mode !== undefined && !DETECTION_MODES.includes(data.face_detection_mode)) {
     throw new ApiError(400, LivenessCode.detectionMode, `face_detection_mode must be one of ${DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
@@ -126,6 +133,7 @@ export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Re
     lightTraceMode,
     faceMinSize,
     faceMaxSize,
+    faceMinScore: 0.3 + 0.6 * (1 - sensitivity),
     deviceNames,
   };
 }

@@ -146,7 +146,7 @@ function lightTraceStatus(request: LivenessRequest, subjects: ReadonlyArray<Anal
 /** The usable face of a frame, noting why a frame has none. */
 export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
   const shorter = Math.min(frame.width, frame.height);
-  const sized = frame.faces.filter((f) => f.box[2] >= request.faceMinSize * shorter && f.box[2] <= request.faceMaxSize * shorter);
+  const sized = frame.faces.filter((f) => f.score >= request.faceMinScore && f.box[2] >= request.faceMinSize * shorter && f.box[2] <= request.faceMaxSize * shorter);
   const subject = selectSubjectFace(sized, { minInterEyePixels: 0, competingFaceRatio: 0.5 });
   if (subject.ok) return subject.face as AnalyzedFace;
   feedback.add(subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');
