@@ -300,6 +300,13 @@ describe('face liveness: request errors', () => {
     it(`answers ${code} for ${name}`, async () => assertError(await post('/checkLiveness', body()), code, description));
   }
 
+  it('answers -2 for a body that is not JSON, on every analysis endpoint', async () => {
+    for (const url of ['/checkLiveness', '/analyze', '/checkActiveLiveness', '/checkLivenessEncrypted', '/analyzeEncrypted', '/checkActiveLivenessEncrypted', '/decrypt']) {
+      const response = await app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: '{"video": ', headers: { 'content-type': 'application/json' } });
+      assertError(response, -2, /not valid JSON/);
+    }
+  });
+
   it('answers 141 and 125 for timestamps that go back or stand still', async () => {
     const body = request('foxtrot4', frames.live!) as { video: { workflow_data: { frames: Array<{ timestamp: number }> } } };
     body.video.workflow_data.frames[1]!.timestamp = 500;
