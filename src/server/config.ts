@@ -1,9 +1,8 @@
-import { availableParallelism } from 'node:os';
-
 /**
  * Server configuration: read once at start from the environment and command-line flags, validated,
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
  */
+import { availableParallelism } from 'node:os';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
