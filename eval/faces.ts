@@ -21,6 +21,9 @@ import { detSvg } from './det-plot.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
 import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedScores } from './verification-metrics.js';
 
+/** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
+const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
+
 export async function evalFaces(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -38,7 +41,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
   const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'aligned crops, four views');
   const unalignedRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: Infinity } }, { views: [PLAIN_VIEW], description: false }, 'crops never rotated');
   const alwaysLevelRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } }, { views: [PLAIN_VIEW], description: false }, 'crops always rotated');
-  const descriptionRun = await runAll(images, workers, {}, { views: [], description: true }, 'faceres descriptions');
+  const descriptionRun = await runAll(images, workers, WITH_FACERES, { views: [], description: true }, 'faceres descriptions');
 
   const firstViews = (count: number) => vectorsOf(mainRun, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
@@ -59,7 +62,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
       embeddings: { views: [PLAIN_VIEW], description: false },
       pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } },
     },
-    { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true } },
+    { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true }, pipeline: WITH_FACERES },
   ];
   for (const weight of [0.15]) {
     variants.push({
@@ -67,6 +70,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
       key: `fusion-${weight}`,
       vectors: images.map((_, i) => fuse(variants[1]!.vectors[i], variants[5]!.vectors[i], weight)),
       embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
+      pipeline: WITH_FACERES,
     });
   }
   for (const [name, algorithm] of Object.entries(FACE_ALGORITHMS)) {

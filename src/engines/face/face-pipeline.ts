@@ -39,7 +39,8 @@ export const DEFAULT_PIPELINE_CONFIG: FacePipelineConfig = {
   maxFaces: 5,
   minConfidence: 0.3,
   iris: false,
-  description: true,
+  // faceres is not used by F200/F500 (measured: it does not help, reports/face-eval.md); loading it costs memory per worker.
+  description: false,
   geometry: DEFAULT_CROP_GEOMETRY,
 };
 
