@@ -51,7 +51,7 @@ export interface FaceObservation {
   readonly pose: DetectedFace['pose'];
   readonly keyPoints: FaceKeyPoints;
   readonly mesh: DetectedFace['mesh'];
-  /** Unit embedding of each requested view, in the order asked. */
+  /** Unit embedding of each requested view, in the order asked; empty for background faces under half the largest's width. */
   readonly recognitionViews: readonly Float32Array[];
   /** Unit vector. */
   readonly description: Float32Array | undefined;
@@ -105,10 +105,13 @@ export class FacePipeline {
     }
     const detectedAt = performance.now();
     const observations: FaceObservation[] = [];
+    // Faces under half the width of the largest are background: never the subject (face-selection.ts),
+    // so they are not embedded (each view costs ~55 ms).
+    const largest = Math.max(0, ...detected.map((f) => f.box[2]));
     for (const face of detected) {
       const points = keyPoints(face.mesh);
       let recognitionViews: Float32Array[] = [];
-      if (options.views.length > 0) {
+      if (options.views.length > 0 && face.box[2] >= 0.5 * largest) {
         const crops = options.views.map((view) => {
           const geometry = { ...this.config.geometry, eyeToMouth: this.config.geometry.eyeToMouth * view.zoom };
           return sampleCrop(image, cropTransform(points, RECOGNIZER_INPUT_SIZE, geometry), view.mirrored);
