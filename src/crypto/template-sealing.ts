@@ -17,18 +17,19 @@ export interface TemplateSealer {
 }
 
 /**
- * A sealer whose key is derived (HKDF-SHA256) from the server's private key, so templates at rest are
- * readable only with that key: a copy of the database alone does not give them when the private key
- * lives in PEM files or is passphrase-protected (see docs/security.md).
+ * A sealer whose AES key is derived (HKDF-SHA256) from `secret`: the configured template key
+ * (`VERIPORT_TEMPLATE_KEY`, DESIGN.md §5) or, when none is configured, the server's private key. Either
+ * way a copy of the database alone does not open the templates, as long as the secret is kept outside
+ * it (configured key, PEM files, or a passphrase-protected stored key; docs/decisions.md).
  *
  * @example
- * const sealer = templateSealer(serverKeys.privateKey);
+ * const sealer = templateSealer(config.templateKey ?? serverKeys.privateKey);
  * const sealed = sealer.seal(templateBytes, 'face-matching/staff/alice/F500');
  * sealer.open(sealed, 'face-matching/staff/alice/F500'); // templateBytes
  */
-export function templateSealer(privateKey: KeyObject): TemplateSealer {
-  const secret = privateKey.export({ type: 'pkcs8', format: 'der' });
-  const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'veriport template sealing v1', 32));
+export function templateSealer(secret: KeyObject | Uint8Array): TemplateSealer {
+  const material = secret instanceof Uint8Array ? secret : secret.export({ type: 'pkcs8', format: 'der' });
+  const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'veriport template sealing v1', 32));
   return {
     seal(template, context) {
       const iv = randomBytes(IV_BYTES);

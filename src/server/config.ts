@@ -37,6 +37,8 @@ export interface VeriportConfig {
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
   readonly faceCacheLimits: ReadonlyMap<string, number>;
+  /** Secret (32+ bytes, base64) the template sealing key is derived from; unset: derived from the server private key. */
+  readonly templateKey: Buffer | undefined;
   /** Mode per injection-attack signal, from `VERIPORT_IAD_MODES=spectral_analysis=DECISIONING,...`; unnamed signals keep their default. */
   readonly iadModes: ReadonlyMap<string, 'DECISIONING' | 'REPORT_ONLY'>;
   /** A liveness package older than this (its `timestamp`) is TIMESTAMP_TOO_OLD. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
+    templateKey: secretBytes(env.VERIPORT_TEMPLATE_KEY, 'VERIPORT_TEMPLATE_KEY'),
     iadModes: signalModes(env.VERIPORT_IAD_MODES, 'VERIPORT_IAD_MODES'),
     livenessMaxAgeMs: integer(env.VERIPORT_LIVENESS_MAX_AGE_MS, 'VERIPORT_LIVENESS_MAX_AGE_MS', 300_000, 1000, 86_400_000),
     livenessMaxSkewMs: integer(env.VERIPORT_LIVENESS_MAX_SKEW_MS, 'VERIPORT_LIVENESS_MAX_SKEW_MS', 30_000, 0, 3_600_000),
@@ -125,6 +128,14 @@ function cacheLimits(raw: string | undefined, name: string): ReadonlyMap<string,
     limits.set(match[1]!, Number(match[2]));
   }
   return limits;
+}
+
+function secretBytes(raw: string | undefined, name: string): Buffer | undefined {
+  const value = optionalString(raw);
+  if (value === undefined) return undefined;
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value) ? Buffer.from(value, 'base64') : Buffer.alloc(0);
+  if (bytes.length < 32) throw new ConfigError(`${name} must be at least 32 random bytes in base64 (e.g. openssl rand -base64 32)`);
+  return bytes;
 }
 
 const IAD_SIGNALS = [

@@ -186,6 +186,32 @@ describe('face matching: caches', () => {
   });
 });
 
+describe('face matching: template key', () => {
+  it('seals with the configured key; a server with another key lists the encounters as unreadable', async () => {
+    const keyA = Buffer.alloc(32, 1).toString('base64');
+    const keyB = Buffer.alloc(32, 2).toString('base64');
+    const own = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+    const first = await testApp({ VERIPORT_TEMPLATE_KEY: keyA }, { store: own, faceEngine: testFaceEngine() });
+    const other = await testApp({ VERIPORT_TEMPLATE_KEY: keyB }, { store: own, faceEngine: testFaceEngine() });
+    try {
+      const exported = (await post('/export', { encounter: face('bella') })).json() as { export: string };
+      const add = await first.inject({ method: 'POST', url: '/face-matching/add/keyed', payload: { encounter: { id: 'bella', import: exported.export } } });
+      assert.equal(add.statusCode, 200, add.body);
+      const probe = { probe: { import: exported.export } };
+      const mine = (await first.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })).json() as { candidateList: Array<{ id: string }> };
+      assert.deepEqual(mine.candidateList.map((c) => c.id), ['bella']);
+      const theirs = (await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })).json() as { candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> };
+      assert.deepEqual(theirs.candidateList, []);
+      assert.equal(theirs.recordErrors[0]?.id, 'bella');
+      assert.match(theirs.recordErrors[0]!.error, /cannot be read/);
+    } finally {
+      await first.close();
+      await other.close();
+      await own.close();
+    }
+  });
+});
+
 describe('face matching: fusion', () => {
   it('sums FMR scores and turns 1:N scores into FPIR scores', async () => {
     assert.deepEqual((await post('/fuseScores', { scores: [3, 2.5] })).json(), { scoreFused: 5.5 });

@@ -40,6 +40,7 @@ describe('loadConfig', () => {
     ['an unknown injection signal', { VERIPORT_IAD_MODES: 'mind_reading=DECISIONING' }, /VERIPORT_IAD_MODES/],
     ['an unknown signal mode', { VERIPORT_IAD_MODES: 'spectral_analysis=SOMETIMES' }, /DECISIONING or REPORT_ONLY/],
     ['zero face workers', { VERIPORT_FACE_WORKERS: '0' }, /VERIPORT_FACE_WORKERS .*1 to 256/],
+    ['a short template key', { VERIPORT_TEMPLATE_KEY: 'c2hvcnQ=' }, /VERIPORT_TEMPLATE_KEY must be at least 32 random bytes/],
   ];
 
   it('reads face-matching limits and injection-signal modes', () => {

@@ -16,6 +16,13 @@ describe('template sealing', () => {
     assert.notDeepEqual(sealer.seal(template, 'x'), sealer.seal(template, 'x'), 'a fresh IV every time');
   });
 
+  it('works from a configured secret too, and another secret does not open it', () => {
+    const configured = templateSealer(Buffer.alloc(32, 7));
+    const sealed = configured.seal(template, 'ctx');
+    assert.deepEqual(templateSealer(Buffer.alloc(32, 7)).open(sealed, 'ctx'), template);
+    assert.throws(() => templateSealer(Buffer.alloc(32, 8)).open(sealed, 'ctx'), TemplateSealError);
+  });
+
   it('refuses another row, another key, and altered bytes', () => {
     const sealed = sealer.seal(template, 'face-matching/staff/alice/F500');
     assert.throws(() => sealer.open(sealed, 'face-matching/staff/bob/F500'), TemplateSealError);

@@ -46,7 +46,7 @@ const CACHE_FULL = 1015;
 
 async function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
-  const caches = new CacheGalleries(biometricEncountersRepository(deps.store.db, SERVICE), templateSealer(deps.serverKeys.privateKey), SERVICE);
+  const caches = new CacheGalleries(biometricEncountersRepository(deps.store.db, SERVICE), templateSealer(deps.config.templateKey ?? deps.serverKeys.privateKey), SERVICE);
   const limitOf = (cache: string) => deps.config.faceCacheLimits.get(cache) ?? deps.config.faceCacheLimit;
   const vectors = (sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]) => faceVectors(deps.faceEngine(), sample, field, algorithms);
   // An encounter enrolled from an image gets a template of every algorithm (one engine pass).
