@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from '../server/config.js';
 import { SERVICE_NAMES, type ServiceName } from '../server/service-definition.js';
 import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
+import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
+import { TenantError } from '../store/customers.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
 
@@ -17,6 +19,7 @@ Usage:
       Services: ${SERVICE_NAMES.join(', ')}
   veriport report [--server NAME] [--year YYYY] [--month M] [--url http://host:port]
       Prints the usage report as CSV (server_name,year,month,endpoint,counter).
+${ADMIN_USAGE}
   veriport --version | --help
 
 Configuration comes from the environment (flags win): PORT, HOST, VERIPORT_DATA_DIR, DATABASE_URL,
@@ -36,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       year: { type: 'string' },
       month: { type: 'string' },
       url: { type: 'string' },
+      'display-name': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -74,6 +78,9 @@ async function main(argv: string[]): Promise<number> {
         }),
       );
       return 0;
+    case 'admin':
+      process.stdout.write(await admin(config, rest, { displayName: values['display-name'] }));
+      return 0;
     default:
       throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);
   }
@@ -93,7 +100,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError].some((kind) => error instanceof kind);
+    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;

@@ -45,6 +45,10 @@ export interface VeriportConfig {
   readonly livenessMaxAgeMs: number;
   /** A package dated further ahead than this is TIMESTAMP_IN_FUTURE (clock skew allowance). */
   readonly livenessMaxSkewMs: number;
+  /** Lifetime of onboarding access and ID tokens (`expires_in`). */
+  readonly tokenTtlSeconds: number;
+  /** Public base URL (no trailing slash) used in token issuers; unset: taken from each request's host. */
+  readonly publicUrl: string | undefined;
 }
 
 /** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
@@ -111,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     iadModes: signalModes(env.VERIPORT_IAD_MODES, 'VERIPORT_IAD_MODES'),
     livenessMaxAgeMs: integer(env.VERIPORT_LIVENESS_MAX_AGE_MS, 'VERIPORT_LIVENESS_MAX_AGE_MS', 300_000, 1000, 86_400_000),
     livenessMaxSkewMs: integer(env.VERIPORT_LIVENESS_MAX_SKEW_MS, 'VERIPORT_LIVENESS_MAX_SKEW_MS', 30_000, 0, 3_600_000),
+    tokenTtlSeconds: integer(env.VERIPORT_TOKEN_TTL_SECONDS, 'VERIPORT_TOKEN_TTL_SECONDS', 300, 10, 86_400),
+    publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
   });
 }
 
@@ -163,6 +169,13 @@ function signalModes(raw: string | undefined, name: string): ReadonlyMap<string,
     modes.set(signal, mode);
   }
   return modes;
+}
+
+function publicUrl(raw: string | undefined): string | undefined {
+  const value = optionalString(raw);
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(value)) throw new ConfigError(`VERIPORT_PUBLIC_URL must be an http:// or https:// URL (got '${value}')`);
+  return value.replace(/\/+$/, '');
 }
 
 function optionalString(value: string | undefined): string | undefined {

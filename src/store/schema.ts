@@ -38,10 +38,49 @@ export interface BiometricTemplatesTable {
   created_at: Generated<Date>;
 }
 
+/** An onboarding tenant; `name` is the realm id (`{name}-consumers`). */
+export interface CustomersTable {
+  name: string;
+  display_name: string;
+  logo: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+/** An OIDC client of a customer; the secret is kept only as `scrypt$salt$hash`. */
+export interface OidcClientsTable {
+  client_id: string;
+  customer: string;
+  secret_hash: string;
+  revoked: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+/** An API key of a customer, kept as the SHA-256 hex of the key; `key_id` is its public prefix. */
+export interface ApiKeysTable {
+  key_id: string;
+  customer: string;
+  key_hash: string;
+  revoked: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+/** An RS256 key that signs (or signed) access and ID tokens. */
+export interface TokenSigningKeysTable {
+  kid: string;
+  public_key_pem: string;
+  private_key_pem: string;
+  created_at: Generated<Date>;
+  retired_at: Date | null;
+}
+
 /** Every table of the store, as Kysely sees it. */
 export interface Database {
   usage_counters: UsageCountersTable;
   server_keys: ServerKeysTable;
   biometric_caches: BiometricCachesTable;
   biometric_templates: BiometricTemplatesTable;
+  customers: CustomersTable;
+  oidc_clients: OidcClientsTable;
+  api_keys: ApiKeysTable;
+  token_signing_keys: TokenSigningKeysTable;
 }

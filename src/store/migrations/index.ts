@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './001-foundation.js';
 import * as biometricEncounters from './002-biometric-encounters.js';
+import * as tenants from './003-tenants.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -8,6 +9,6 @@ import * as biometricEncounters from './002-biometric-encounters.js';
  */
 export const migrationProvider: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters };
+    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters, '003-tenants': tenants };
   },
 };

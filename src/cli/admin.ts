@@ -1,0 +1,73 @@
+import type { VeriportConfig } from '../server/config.js';
+import { customersRepository, TenantError, type CustomersRepository } from '../store/customers.js';
+import { openStore } from '../store/database.js';
+
+/** A malformed `veriport admin` command line; the CLI prints it and exits 2. */
+export class AdminUsageError extends Error {
+  override name = 'AdminUsageError';
+}
+
+export const ADMIN_USAGE = `  veriport admin customers create <name> [--display-name TEXT] | customers list
+  veriport admin clients create|rotate|revoke <customer> [<client_id>]
+  veriport admin apikeys create|revoke <customer> [<key id>]
+      Manages onboarding tenants. Secrets are printed once and stored only hashed.`;
+
+/**
+ * Runs one `veriport admin` command against the configured store and returns what to print.
+ *
+ * @example
+ * process.stdout.write(await admin(config, ['customers', 'create', 'acme'], {}));
+ * @throws {AdminUsageError} for a malformed command, {TenantError} for a refused change
+ */
+export async function admin(config: VeriportConfig, args: readonly string[], options: { displayName?: string | undefined }): Promise<string> {
+  const store =
+    config.databaseUrl === undefined
+      ? await openStore({ kind: 'pglite', dataDir: config.dataDir })
+      : await openStore({ kind: 'postgres', url: config.databaseUrl, schema: config.databaseSchema, poolSize: 1 });
+  try {
+    return await run(customersRepository(store.db), args, options);
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(customers: CustomersRepository, args: readonly string[], options: { displayName?: string | undefined }): Promise<string> {
+  const [noun, verb, customer, id] = args;
+  const need = (value: string | undefined, what: string): string => {
+    if (value === undefined || value === '') throw new AdminUsageError(`${noun} ${verb} needs ${what}\n\n${ADMIN_USAGE}`);
+    return value;
+  };
+  switch (`${noun} ${verb}`) {
+    case 'customers create': {
+      const created = await customers.create({ name: need(customer, '<name>'), displayName: options.displayName });
+      return `customer ${created.name} created (realm ${created.name}-consumers)\n`;
+    }
+    case 'customers list':
+      return (await customers.list()).map((c) => `${c.name}\t${c.displayName}\n`).join('');
+    case 'clients create': {
+      const client = await customers.createClient(need(customer, '<customer>'), id);
+      return `client_id=${client.clientId}\nclient_secret=${client.clientSecret}\n# the secret is shown only now\n`;
+    }
+    case 'clients rotate': {
+      const client = await customers.rotateClient(need(customer, '<customer>'), need(id, '<client_id>'));
+      if (client === undefined) throw new TenantError(`no active client '${id ?? ''}' of customer '${customer ?? ''}'`);
+      return `client_id=${client.clientId}\nclient_secret=${client.clientSecret}\n# the secret is shown only now\n`;
+    }
+    case 'clients revoke':
+      if (!(await customers.revokeClient(need(customer, '<customer>'), need(id, '<client_id>')))) throw new TenantError(`no client '${id ?? ''}' of customer '${customer ?? ''}'`);
+      return `client ${id ?? ''} revoked\n`;
+    case 'clients list':
+      return (await customers.listClients(need(customer, '<customer>'))).map((c) => `${c.clientId}\t${c.revoked ? 'revoked' : 'active'}\n`).join('');
+    case 'apikeys create': {
+      const key = await customers.createApiKey(need(customer, '<customer>'));
+      return `key_id=${key.keyId}\napikey=${key.apiKey}\n# the key is shown only now\n`;
+    }
+    case 'apikeys revoke':
+      if (!(await customers.revokeApiKey(need(customer, '<customer>'), need(id, '<key id>')))) throw new TenantError(`no API key '${id ?? ''}' of customer '${customer ?? ''}'`);
+      return `API key ${id ?? ''} revoked\n`;
+    case 'apikeys list':
+      return (await customers.listApiKeys(need(customer, '<customer>'))).map((k) => `${k.keyId}\t${k.revoked ? 'revoked' : 'active'}\n`).join('');
+    default:
+      throw new AdminUsageError(`unknown admin command '${args.join(' ')}'\n\n${ADMIN_USAGE}`);
+  }
+}

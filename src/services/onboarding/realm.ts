@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Realms are `{customer}-consumers`, as in the Doc 1 token path. */
+const REALM_SUFFIX = '-consumers';
+
+/** Audience of every onboarding access token: the onboarding API itself. */
+export const TOKEN_AUDIENCE = 'veriport-onboarding';
+
+/**
+ * The customer name of a realm path segment, or undefined when the segment is not a consumer realm.
+ *
+ * @example
+ * customerOfRealm('acme-consumers'); // 'acme'
+ * customerOfRealm('acme'); // undefined
+ */
+export function customerOfRealm(realm: string): string | undefined {
+  return realm.endsWith(REALM_SUFFIX) && realm.length > REALM_SUFFIX.length ? realm.slice(0, -REALM_SUFFIX.length) : undefined;
+}
+
+/**
+ * The issuer URL of a customer's realm: the configured public URL, else the request's own origin.
+ *
+ * @example
+ * issuerOf('acme', request, undefined); // 'http://localhost:8080/auth/realms/acme-consumers'
+ */
+export function issuerOf(customer: string, request: FastifyRequest, publicUrl: string | undefined): string {
+  return `${publicUrl ?? `${request.protocol}://${request.host}`}/auth/realms/${customer}${REALM_SUFFIX}`;
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli, startServer } from '../helpers/process.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'veriport-admin-'));
+const demoDir = mkdtempSync(path.join(tmpdir(), 'veriport-demo-'));
+after(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(demoDir, { recursive: true, force: true });
+});
+
+const field = (output: string, name: string): string => {
+  const value = new RegExp(`^${name}=(\\S+)$`, 'm').exec(output)?.[1];
+  assert.ok(value !== undefined, `no ${name} in:\n${output}`);
+  return value;
+};
+
+describe('veriport admin', () => {
+  it('manages customers, clients and API keys whose secrets work on the token endpoint', async () => {
+    const env = { VERIPORT_DATA_DIR: dataDir };
+    const created = await runCli(['admin', 'customers', 'create', 'acme', '--display-name', 'ACME Corp'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const duplicate = await runCli(['admin', 'customers', 'create', 'acme'], env);
+    assert.equal(duplicate.code, 2);
+    assert.match(duplicate.stderr, /exists already/);
+    const client = await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env);
+    assert.equal(client.code, 0, client.stderr);
+    const secret = field(client.stdout, 'client_secret');
+    const key = await runCli(['admin', 'apikeys', 'create', 'acme'], env);
+    assert.match(field(key.stdout, 'apikey'), new RegExp(`^${field(key.stdout, 'key_id')}\\.`));
+    assert.equal((await runCli(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
+    const bad = await runCli(['admin', 'clients', 'frobnicate', 'acme'], env);
+    assert.equal(bad.code, 2);
+
+    const server = await startServer(env, ['onboarding']);
+    const call = (url: string, clientSecret: string) =>
+      fetch(`${url}/auth/realms/acme-consumers/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid', client_id: 'acme-app', client_secret: clientSecret }),
+      });
+    let current = server.url;
+    const token = (clientSecret: string) => call(current, clientSecret);
+    try {
+      assert.equal((await token(secret)).status, 200);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    // A customer existed already, so no demo customer was made.
+    assert.equal((await runCli(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
+
+    const rotated = await runCli(['admin', 'clients', 'rotate', 'acme', 'acme-app'], env);
+    const newSecret = field(rotated.stdout, 'client_secret');
+    assert.notEqual(newSecret, secret);
+    const again = await startServer(env, ['onboarding']);
+    current = again.url;
+    try {
+      assert.equal((await token(secret)).status, 401);
+      assert.equal((await token(newSecret)).status, 200);
+    } finally {
+      assert.equal(await again.stop(), 0);
+    }
+    assert.equal((await runCli(['admin', 'clients', 'revoke', 'acme', 'acme-app'], env)).code, 0);
+  });
+
+  it('makes a demo customer on the first start of an empty embedded store', async () => {
+    const server = await startServer({ VERIPORT_DATA_DIR: demoDir }, ['onboarding']);
+    assert.equal(await server.stop(), 0);
+    const list = await runCli(['admin', 'customers', 'list'], { VERIPORT_DATA_DIR: demoDir });
+    assert.equal(list.stdout, 'demo\tDemo customer\n');
+    assert.match((await runCli(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout, /^demo-client\tactive\n$/);
+  });
+});
