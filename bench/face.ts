@@ -8,10 +8,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES } from '../src/engines/face/algorithms.js';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
-import { portrait, type Person } from '../test/helpers/faces.js';
+import { onCanvas, portrait, type Person } from '../test/helpers/faces.js';
 
 export interface FaceBenchRow {
   readonly algorithm: string;
@@ -27,13 +26,7 @@ async function frames(): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (const person of PEOPLE) {
     for (const width of [200, 260, 320]) {
-      const face = await portrait(person, { width });
-      out.push(
-        await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 120, g: 120, b: 120 } } })
-          .composite([{ input: face, left: Math.round((640 - width) / 2), top: Math.round((480 - width) / 2) }])
-          .jpeg({ quality: 90 })
-          .toBuffer(),
-      );
+      out.push(await onCanvas(await portrait(person, { width }), { width: 640, height: 480, grey: 120 }));
     }
   }
   return out;

@@ -15,8 +15,10 @@ import sharp from 'sharp';
 import { F500_VIEWS, FACE_ALGORITHMS, type FaceAlgorithmName } from '../src/engines/face/algorithms.js';
 import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
 import { FaceEngine, type DecodedAnalysis } from '../src/engines/face/face-engine.js';
-import { normalisedSum, PLAIN_VIEW, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig } from '../src/engines/face/face-pipeline.js';
+import { PLAIN_VIEW, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig } from '../src/engines/face/face-pipeline.js';
 import { DEFAULT_CROP_GEOMETRY } from '../src/engines/face/face-alignment.js';
+import { dot, normalisedSum } from '../src/lib/vectors.js';
+import { onCanvas } from '../test/helpers/faces.js';
 import { detSvg } from './det-plot.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
 import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedScores } from './verification-metrics.js';
@@ -161,12 +163,6 @@ function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: 
   return out;
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
 /** Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with one are left out. */
 function pairScores(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): { genuine: Float64Array; impostor: Float64Array } {
   const genuine: number[] = [];
@@ -213,11 +209,7 @@ async function timingImages(images: readonly LabelledImage[]): Promise<Buffer[]>
   return Promise.all(
     images.map(async (image) => {
       const face = await sharp(readFileSync(image.file)).resize({ height: 300 }).toBuffer();
-      const meta = await sharp(face).metadata();
-      return sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 128, g: 128, b: 128 } } })
-        .composite([{ input: face, left: Math.round((640 - (meta.width ?? 300)) / 2), top: 90 }])
-        .jpeg({ quality: 90 })
-        .toBuffer();
+      return onCanvas(face, { width: 640, height: 480, grey: 128 }, { top: 90 });
     }),
   );
 }

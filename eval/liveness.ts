@@ -20,7 +20,7 @@ import { padThreshold } from '../src/engines/liveness/pad-calibration.js';
 import { parseLivenessRequest } from '../src/services/face-liveness/liveness-request.js';
 import { analyzeFrames, decidePassiveLiveness, type LivenessResult } from '../src/services/face-liveness/passive-liveness.js';
 import { TARGET_BPCER_BY_LEVEL } from '../src/services/face-liveness/workflows.js';
-import { selfieFrame } from '../test/helpers/faces.js';
+import { onPhoneScreen, selfieFrame } from '../test/helpers/faces.js';
 import { detSvg } from './det-plot.js';
 import { loadPadImages } from './face-dataset.js';
 
@@ -104,7 +104,7 @@ async function sequenceSignals(engine: FaceEngine, images: ReadonlyArray<{ file:
     const moving = await run(frames);
     const repeated = await run([frames[0]!, frames[0]!, frames[0]!]);
     // The same moving frames shown on a phone held up to the camera: 70% size inside a black bezel.
-    const onScreen = await run(await Promise.all(frames.map(inBezel)));
+    const onScreen = await run(await Promise.all(frames.map(onPhoneScreen)));
     if (onScreen.decision_info.IAD.signals.suspicious_border_detection.status === 'FAIL') summary.screenBorderFail++;
     if (moving.decision_info.IAD.signals.suspicious_border_detection.status === 'FAIL') summary.movingBorderFail++;
     if (moving.decision_info.IAD.signals.spectral_analysis.status === 'FAIL') summary.movingSpectralFail++;
@@ -116,14 +116,6 @@ async function sequenceSignals(engine: FaceEngine, images: ReadonlyArray<{ file:
     summary.repeatedDecisions[repeated.decision] = (summary.repeatedDecisions[repeated.decision] ?? 0) + 1;
   }
   return summary;
-}
-
-async function inBezel(frame: Buffer): Promise<Buffer> {
-  const inner = await sharp(frame).resize(336, 448).extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' }).toBuffer();
-  return sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 150, g: 150, b: 150 } } })
-    .composite([{ input: inner, left: 56, top: 80 }])
-    .jpeg({ quality: 90 })
-    .toBuffer();
 }
 
 /** Median milliseconds per request (parse, analyse every frame in the pool, decide) of 1, 3 and 6 frames. */

@@ -58,6 +58,10 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
       .executeTakeFirstOrThrow();
     return Number(row.generation);
   };
+  const readGeneration = async (q: Kysely<Database>, cache: string): Promise<number | undefined> => {
+    const row = await q.selectFrom('biometric_caches').select('generation').where('service', '=', service).where('cache_name', '=', cache).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.generation);
+  };
   const countEncounters = async (trx: Kysely<Database>, cache: string): Promise<number> => {
     const row = await trx
       .selectFrom('biometric_templates')
@@ -140,23 +144,12 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
     },
 
     async generation(cache) {
-      const row = await db
-        .selectFrom('biometric_caches')
-        .select('generation')
-        .where('service', '=', service)
-        .where('cache_name', '=', cache)
-        .executeTakeFirst();
-      return row === undefined ? undefined : Number(row.generation);
+      return readGeneration(db, cache);
     },
 
     async load(cache) {
       return db.transaction().execute(async (trx) => {
-        const head = await trx
-          .selectFrom('biometric_caches')
-          .select('generation')
-          .where('service', '=', service)
-          .where('cache_name', '=', cache)
-          .executeTakeFirst();
+        const generation = await readGeneration(trx, cache);
         const rows = await trx
           .selectFrom('biometric_templates')
           .select(['encounter_id', 'algorithm', 'sealed_template'])
@@ -165,7 +158,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
           .orderBy('encounter_id')
           .execute();
         return {
-          generation: head === undefined ? 0 : Number(head.generation),
+          generation: generation ?? 0,
           templates: rows.map((r) => ({ encounterId: r.encounter_id, algorithm: r.algorithm, sealed: r.sealed_template })),
         };
       });

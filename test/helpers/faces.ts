@@ -75,19 +75,37 @@ export async function closeTestFaceEngine(): Promise<void> {
 }
 
 /**
+ * An image placed on a grey canvas (JPEG, quality 90): centred, then moved by (dx, dy), or at `top`
+ * when given.
+ */
+export async function onCanvas(image: Buffer, canvas: { width: number; height: number; grey: number }, place: { dx?: number; dy?: number; top?: number } = {}): Promise<Buffer> {
+  const meta = await sharp(image).metadata();
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  const grey = canvas.grey;
+  return sharp({ create: { width: canvas.width, height: canvas.height, channels: 3, background: { r: grey, g: grey, b: grey } } })
+    .composite([{ input: image, left: Math.round((canvas.width - w) / 2 + (place.dx ?? 0)), top: place.top ?? Math.round((canvas.height - h) / 2 + (place.dy ?? 0)) }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/**
+ * A frame as a phone held up to the camera would show it: the frame at 70% inside a black bezel,
+ * on a 480×640 grey frame.
+ */
+export async function onPhoneScreen(frame: Buffer): Promise<Buffer> {
+  const inner = await sharp(frame).resize(336, 448).extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' }).toBuffer();
+  return onCanvas(inner, { width: 480, height: 640, grey: 150 });
+}
+
+/**
  * A 480×640 selfie-style frame: the person's portrait (300 px) on a grey background, shifted by
  * (dx, dy) pixels and tilted `degrees`, so a sequence of them has the small motion of a hand-held
  * phone.
  */
 export async function selfieFrame(person: Person, motion: { dx?: number; dy?: number; degrees?: number } = {}, options: CropOptions = {}): Promise<Buffer> {
   const face = await portrait(person, { width: 300, rotateDegrees: motion.degrees ?? 0, ...options });
-  const meta = await sharp(face).metadata();
-  const w = meta.width ?? 300;
-  const h = meta.height ?? 300;
-  return sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 128, g: 128, b: 128 } } })
-    .composite([{ input: face, left: Math.round((480 - w) / 2 + (motion.dx ?? 0)), top: Math.round((640 - h) / 2 + (motion.dy ?? 0)) }])
-    .jpeg({ quality: 90 })
-    .toBuffer();
+  return onCanvas(face, { width: 480, height: 640, grey: 128 }, motion);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
-import { closeTestFaceEngine, noFacePhoto, selfieFrame, testFaceEngine, turnedPicture } from '../helpers/faces.js';
+import { closeTestFaceEngine, noFacePhoto, onPhoneScreen, selfieFrame, testFaceEngine, turnedPicture } from '../helpers/faces.js';
 
 let app: FastifyInstance;
 const frames: Record<string, string[]> = {};
@@ -35,11 +35,7 @@ before(async () => {
   frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
   frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
   // A photo shown on a phone held up to the camera: the frame at 70% inside a black bezel.
-  const onScreen = async (frame: string) => {
-    const inner = await sharp(Buffer.from(frame, 'base64')).resize(336, 448).extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' }).toBuffer();
-    return b64(await sharp({ create: { width: 480, height: 640, channels: 3, background: { r: 150, g: 150, b: 150 } } }).composite([{ input: inner, left: 56, top: 80 }]).jpeg({ quality: 90 }).toBuffer());
-  };
-  frames.onScreen = [await onScreen(frames.live![0]!)];
+  frames.onScreen = [b64(await onPhoneScreen(Buffer.from(frames.live![0]!, 'base64')))];
   // A stream upscaled from a smaller video: 320×427 brought back to 480×640.
   frames.upscaled = [b64(await sharp(await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(320, 427).toBuffer()).resize(480, 640, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer())];
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { decryptEnvelope } from '../../src/crypto/envelope.js';
 import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
-import { openStore, type Store } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';

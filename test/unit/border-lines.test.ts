@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { framingSides } from '../../src/engines/liveness/border-lines.js';
+import { framingPlane, framingSides } from '../../src/engines/liveness/border-lines.js';
+import { lumaPlane } from '../../src/engines/liveness/luma.js';
 import type { RgbImage } from '../../src/engines/face/raster.js';
 
 const W = 480;
@@ -25,8 +26,9 @@ function frame(bezelSides: ReadonlyArray<'top' | 'bottom' | 'left' | 'right'>): 
 
 describe('framing edges', () => {
   it('counts the sides of a bezel around the face', () => {
-    assert.equal(framingSides(frame(['top', 'bottom', 'left', 'right']), FACE), 4);
-    assert.equal(framingSides(frame(['top', 'left']), FACE), 2);
-    assert.equal(framingSides(frame([]), FACE), 0);
+    const sides = (image: RgbImage) => framingSides(framingPlane(lumaPlane(image)), image.width, FACE);
+    assert.equal(sides(frame(['top', 'bottom', 'left', 'right'])), 4);
+    assert.equal(sides(frame(['top', 'left'])), 2);
+    assert.equal(sides(frame([])), 0);
   });
 });

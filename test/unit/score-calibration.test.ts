@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCalibrationTable, fmrScoreOf } from '../../src/engines/scoring/score-calibration.js';
+import { buildCalibrationTable, fmrScoreOf, scoreAtFmrScore } from '../../src/engines/scoring/score-calibration.js';
 
 const SOURCE = { dataset: 'synthetic', command: 'test', date: '2026-11-23' };
 
@@ -33,6 +33,12 @@ describe('score calibration', () => {
     assert.ok(fmrScoreOf(table, last[0] + 0.001) > last[1]);
     assert.equal(fmrScoreOf(table, 100), 8);
     assert.equal(fmrScoreOf(table, Number.NaN), 0);
+  });
+
+  it('inverts fmrScoreOf over the measured points', () => {
+    const table = buildCalibrationTable('T100', uniform(100_000), SOURCE);
+    for (const level of [0.5, 1, 2.1, 3.3]) assert.ok(Math.abs(fmrScoreOf(table, scoreAtFmrScore(table, level)) - level) < 1e-6, `level ${level}`);
+    assert.equal(scoreAtFmrScore(table, 99), table.points.at(-1)![0]);
   });
 
   it('needs enough impostors', () => {

@@ -1,4 +1,5 @@
-import { normalisedSum, PLAIN_VIEW, type CropView, type EmbeddingOptions, type FaceObservation } from './face-pipeline.js';
+import { normalisedSum } from '../../lib/vectors.js';
+import { PLAIN_VIEW, type CropView, type EmbeddingOptions, type FaceObservation } from './face-pipeline.js';
 
 /** The spec's two face algorithms: F200 (fast) and F500 (most accurate). */
 export type FaceAlgorithmName = 'F200' | 'F500';

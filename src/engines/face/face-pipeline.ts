@@ -1,6 +1,8 @@
 import type * as tfTypes from '@tensorflow/tfjs-core';
+import { unitVector } from '../../lib/vectors.js';
 import { cropTransform, DEFAULT_CROP_GEOMETRY, keyPoints, sampleCrop, type CropGeometry, type FaceKeyPoints } from './face-alignment.js';
 import { FaceDetector, type DetectedFace } from './face-detector.js';
+import { DEFAULT_SUBJECT_RULES } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
 import type { RgbImage } from './raster.js';
 import { startTfjs } from './tfjs-runtime.js';
@@ -108,10 +110,11 @@ export class FacePipeline {
     // Faces under half the width of the largest are background: never the subject (face-selection.ts),
     // so they are not embedded (each view costs ~55 ms).
     const largest = Math.max(0, ...detected.map((f) => f.box[2]));
+    const subjectWidth = DEFAULT_SUBJECT_RULES.competingFaceRatio * largest;
     for (const face of detected) {
       const points = keyPoints(face.mesh);
       let recognitionViews: Float32Array[] = [];
-      if (options.views.length > 0 && face.box[2] >= 0.5 * largest) {
+      if (options.views.length > 0 && face.box[2] >= subjectWidth) {
         const crops = options.views.map((view) => {
           const geometry = { ...this.config.geometry, eyeToMouth: this.config.geometry.eyeToMouth * view.zoom };
           return sampleCrop(image, cropTransform(points, RECOGNIZER_INPUT_SIZE, geometry), view.mirrored);
@@ -130,7 +133,7 @@ export class FacePipeline {
         keyPoints: points,
         mesh: face.mesh,
         recognitionViews,
-        description: options.description && face.description ? normalisedSum([face.description]) : undefined,
+        description: options.description && face.description ? unitVector(face.description) : undefined,
       });
     }
     return { faces: observations, timings: { detectMs: detectedAt - started, embedMs: performance.now() - detectedAt } };
@@ -147,13 +150,3 @@ function concat(parts: Float32Array[]): Float32Array {
   return out;
 }
 
-/** Sum of vectors, scaled to unit length. */
-export function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
-  const out = new Float32Array(vectors[0]!.length);
-  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = out[i]! + v[i]!;
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm;
-  return out;
-}

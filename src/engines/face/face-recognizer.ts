@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FaceRecognitionNet } from '@vladmandic/face-api';
 import { unstack, type Tensor2D, type Tensor4D } from '@tensorflow/tfjs-core';
+import { unitVector } from '../../lib/vectors.js';
 import { packageDir, requirePackageFile, startTfjs } from './tfjs-runtime.js';
 
 interface FaceApiModule {
@@ -49,17 +50,9 @@ export class FaceRecognizer {
     try {
       const flat = await output.data();
       const count = crops.shape[0];
-      return Array.from({ length: count }, (_, i) => normalise(Float32Array.from(flat.subarray(i * RECOGNIZER_DIMENSIONS, (i + 1) * RECOGNIZER_DIMENSIONS))));
+      return Array.from({ length: count }, (_, i) => unitVector(flat.subarray(i * RECOGNIZER_DIMENSIONS, (i + 1) * RECOGNIZER_DIMENSIONS)));
     } finally {
       output.dispose();
     }
   }
-}
-
-function normalise(vector: Float32Array): Float32Array {
-  let norm = 0;
-  for (const v of vector) norm += v * v;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
-  return vector;
 }

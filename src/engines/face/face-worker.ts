@@ -2,7 +2,7 @@
  * Piscina worker: holds one loaded face pipeline (models load once, at the first task) and runs one
  * image at a time on this thread, so the server's event loop never waits on a model.
  */
-import { faceFrameMeasures, frameDetailRatio, frameThumbnail, type FaceFrameMeasures } from '../liveness/frame-measures.js';
+import { faceFrameMeasures, frameMeasures, type FaceFrameMeasures } from '../liveness/frame-measures.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
 import { DEFAULT_PIPELINE_CONFIG, FacePipeline, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig, type StageTimings } from './face-pipeline.js';
 
@@ -26,7 +26,7 @@ export interface WorkerAnalysis {
   readonly timings: StageTimings;
   /** 16×16 luma of the whole frame, with `liveness`. */
   readonly frameThumbnail?: Uint8Array;
-  /** Fine detail of the whole frame against one octave down (frameDetailRatio), with `liveness`. */
+  /** Fine detail of the whole frame against one octave down (frame-measures.ts), with `liveness`. */
   readonly frameDetail?: number;
 }
 
@@ -60,8 +60,9 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   const decodeMs = performance.now() - started;
   const { faces, timings } = await ready.analyze(image, task.embeddings);
   if (!task.liveness) return { ok: true, width: image.width, height: image.height, decodeMs, faces, timings };
-  const measured = faces.map((face) => ({ ...face, liveness: faceFrameMeasures(image, face) }));
-  return { ok: true, width: image.width, height: image.height, decodeMs, faces: measured, timings, frameThumbnail: frameThumbnail(image), frameDetail: frameDetailRatio(image) };
+  const frame = frameMeasures(image);
+  const measured = faces.map((face) => ({ ...face, liveness: faceFrameMeasures(image, face, frame) }));
+  return { ok: true, width: image.width, height: image.height, decodeMs, faces: measured, timings, frameThumbnail: frame.thumbnail, frameDetail: frame.detail };
 }
 
 /** Loads the models without an image: the pool calls it on every worker at start. */

@@ -1,4 +1,4 @@
-import type { RgbImage } from '../face/raster.js';
+import { boxDownscale, type LumaPlane } from './luma.js';
 
 /**
  * Straight high-contrast edges framing a face: the bezel of a phone or screen, or the edge of a print,
@@ -18,17 +18,27 @@ const MAX_DISTANCE_FACE_WIDTHS = 1.5;
 const MAX_GAP = 2;
 
 /**
- * How many sides of the face (0-4) have a long straight edge around it. Edges within about ±5° of the
- * image axes are found; a strongly tilted frame is not.
+ * The frame's luma reduced to the width the edge search works at; made once per frame and shared by
+ * all its faces.
  *
  * @example
- * framingSides(image, face.box); // 4 for a face shown inside a phone held upright
+ * const plane = framingPlane(lumaPlane(image));
  */
-export function framingSides(image: RgbImage, box: readonly [number, number, number, number]): number {
-  const scale = WORK_WIDTH / image.width;
-  const width = WORK_WIDTH;
-  const height = Math.max(8, Math.round(image.height * scale));
-  const luma = downscaledLuma(image, width, height);
+export function framingPlane(luma: LumaPlane): LumaPlane {
+  return boxDownscale(luma, WORK_WIDTH, Math.max(8, Math.round((luma.height * WORK_WIDTH) / luma.width)));
+}
+
+/**
+ * How many sides of the face (0-4) have a long straight edge around it. Edges within about ±5° of the
+ * image axes are found; a strongly tilted frame is not. `box` is in the coordinates of the full frame,
+ * `frameWidth` pixels wide.
+ *
+ * @example
+ * framingSides(framingPlane(lumaPlane(image)), image.width, face.box); // 4 for a face shown inside a phone held upright
+ */
+export function framingSides(plane: LumaPlane, frameWidth: number, box: readonly [number, number, number, number]): number {
+  const scale = plane.width / frameWidth;
+  const { width, height, data: luma } = plane;
   const [bx, by, bw, bh] = box.map((v) => v * scale) as [number, number, number, number];
   const reach = MAX_DISTANCE_FACE_WIDTHS * bw;
   const minLength = MIN_SEGMENT_FACE_WIDTHS * bw;
@@ -80,22 +90,4 @@ function longestRun(length: number, edge: (i: number) => boolean): number {
     }
   }
   return best;
-}
-
-function downscaledLuma(image: RgbImage, width: number, height: number): Float32Array {
-  const sums = new Float64Array(width * height);
-  const counts = new Uint32Array(width * height);
-  // Column of every source x, computed once rather than per pixel.
-  const columnOf = Uint32Array.from({ length: image.width }, (_, x) => Math.min(width - 1, Math.floor((x * width) / image.width)));
-  const { data } = image;
-  for (let y = 0; y < image.height; y++) {
-    const rowCell = Math.min(height - 1, Math.floor((y * height) / image.height)) * width;
-    let i = y * image.width * 3;
-    for (let x = 0; x < image.width; x++, i += 3) {
-      const cell = rowCell + columnOf[x]!;
-      sums[cell] = sums[cell]! + 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-      counts[cell] = counts[cell]! + 1;
-    }
-  }
-  return Float32Array.from(sums, (s, i) => s / Math.max(1, counts[i]!));
 }

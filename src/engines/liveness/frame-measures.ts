@@ -1,6 +1,7 @@
 import type { FaceKeyPoints } from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
-import { framingSides } from './border-lines.js';
+import { framingPlane, framingSides } from './border-lines.js';
+import { boxDownscale, lumaPlane, type LumaPlane } from './luma.js';
 import { analyzeCrop, PAD_CROP_SIZE, padCrop, type PadFace, type PadSignals } from './pad-features.js';
 
 /** Side of the luma thumbnails compared across frames (of the face crop and of the whole frame). */
@@ -29,38 +30,49 @@ export interface FaceFrameMeasures {
  * crop, a small thumbnail for frame-to-frame comparison, and the quality figures the gates use.
  *
  * @example
- * const measures = faceFrameMeasures(image, subject.face);
+ * const measures = faceFrameMeasures(image, subject.face, frameMeasures(image));
  * padScore(measures.padFeatures);
  */
-export function faceFrameMeasures(image: RgbImage, face: PadFace & { readonly keyPoints: FaceKeyPoints }): FaceFrameMeasures {
+export function faceFrameMeasures(image: RgbImage, face: PadFace & { readonly keyPoints: FaceKeyPoints }, frame: FrameMeasures): FaceFrameMeasures {
   const crop = padCrop(image, face);
   const { features, signals } = analyzeCrop(crop, PAD_CROP_SIZE);
-  const luma = lumaOf(crop);
+  const cropLuma = lumaPlane({ data: crop, width: PAD_CROP_SIZE, height: PAD_CROP_SIZE });
+  const luma = cropLuma.data;
   const sorted = Float32Array.from(luma).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   const { rightEye, leftEye } = face.keyPoints;
   return {
     padFeatures: features,
     padSignals: signals,
-    faceThumbnail: thumbnail(luma, PAD_CROP_SIZE, PAD_CROP_SIZE),
+    faceThumbnail: thumbnail(cropLuma),
     dynamicRange: at(0.98) - at(0.02),
     brightness: luma.reduce((s, v) => s + v, 0) / luma.length,
     meanRgb: channelMeans(crop),
     interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
-    framingSides: framingSides(image, face.box),
+    framingSides: framingSides(frame.framing, image.width, face.box),
   };
 }
 
+/** What liveness reads from a whole frame, computed once per frame in the worker. */
+export interface FrameMeasures {
+  /** 16×16 luma of the frame, for comparing frames. */
+  readonly thumbnail: Uint8Array;
+  /** Fine detail against one octave down (see detailRatio). */
+  readonly detail: number;
+  /** The luma reduced for the framing-edge search, shared by the frame's faces. */
+  readonly framing: LumaPlane;
+}
+
 /**
- * 16×16 luma thumbnail of a whole frame (box-averaged), for comparing frames.
+ * The frame-level measures, from one luma pass over the frame.
  *
  * @example
- * meanAbsoluteDifference(frameThumbnail(a), frameThumbnail(b)); // ~0 for a repeated frame
+ * const frame = frameMeasures(image);
+ * meanAbsoluteDifference(frame.thumbnail, previous.thumbnail); // ~0 for a repeated frame
  */
-export function frameThumbnail(image: RgbImage): Uint8Array {
-  const luma = new Float32Array(image.width * image.height);
-  for (let i = 0; i < luma.length; i++) luma[i] = 0.299 * image.data[i * 3]! + 0.587 * image.data[i * 3 + 1]! + 0.114 * image.data[i * 3 + 2]!;
-  return thumbnail(luma, image.width, image.height);
+export function frameMeasures(image: RgbImage): FrameMeasures {
+  const luma = lumaPlane(image);
+  return { thumbnail: thumbnail(luma), detail: detailRatio(luma), framing: framingPlane(luma) };
 }
 
 /** Mean absolute difference of two thumbnails, 0..255. */
@@ -78,40 +90,18 @@ function channelMeans(rgb: Float32Array): [number, number, number] {
   return [sums[0]! / n, sums[1]! / n, sums[2]! / n];
 }
 
-function lumaOf(rgb: Float32Array): Float32Array {
-  const out = new Float32Array(rgb.length / 3);
-  for (let i = 0; i < out.length; i++) out[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
-  return out;
-}
-
-function thumbnail(luma: Float32Array, width: number, height: number): Uint8Array {
-  const n = THUMBNAIL_SIZE;
-  const sums = new Float64Array(n * n);
-  const counts = new Uint32Array(n * n);
-  for (let y = 0; y < height; y++) {
-    const ty = Math.min(n - 1, Math.floor((y * n) / height));
-    for (let x = 0; x < width; x++) {
-      const cell = ty * n + Math.min(n - 1, Math.floor((x * n) / width));
-      sums[cell] = sums[cell]! + luma[y * width + x]!;
-      counts[cell] = counts[cell]! + 1;
-    }
-  }
-  return Uint8Array.from(sums, (s, i) => Math.round(s / Math.max(1, counts[i]!)));
+function thumbnail(luma: LumaPlane): Uint8Array {
+  return Uint8Array.from(boxDownscale(luma, THUMBNAIL_SIZE, THUMBNAIL_SIZE).data, Math.round);
 }
 
 /**
  * Fine detail of a whole frame relative to its detail one octave down: mean squared Laplacian at full
  * resolution over the same at half resolution. A camera frame keeps sensor noise and edges at full
  * resolution; a frame upscaled from a smaller video (a typical injected stream) has almost nothing in
- * its top octave, so the ratio falls.
- *
- * @example
- * frameDetailRatio(image); // ~0.3 for a camera frame, far less for a 2× upscaled one
+ * its top octave, so the ratio falls (~0.4 for a camera-like frame, far less for a 2× upscaled one).
  */
-export function frameDetailRatio(image: RgbImage): number {
-  const { width, height } = image;
-  const luma = new Float32Array(width * height);
-  for (let i = 0; i < luma.length; i++) luma[i] = 0.299 * image.data[i * 3]! + 0.587 * image.data[i * 3 + 1]! + 0.114 * image.data[i * 3 + 2]!;
+function detailRatio(plane: LumaPlane): number {
+  const { width, height, data: luma } = plane;
   const halfWidth = Math.floor(width / 2);
   const halfHeight = Math.floor(height / 2);
   const half = new Float32Array(halfWidth * halfHeight);

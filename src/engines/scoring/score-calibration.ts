@@ -43,6 +43,23 @@ export function fmrScoreOf(table: CalibrationTable, score: number): number {
 }
 
 /**
+ * The inverse of {@link fmrScoreOf} over the measured points: the raw score at which the table reaches
+ * an FMR score (linear between its points; the last point's score beyond them).
+ *
+ * @example
+ * scoreAtFmrScore(faceCalibration('F200'), 2); // the F200 cosine of FMR 10^-2
+ */
+export function scoreAtFmrScore(table: CalibrationTable, fmrScore: number): number {
+  const points = table.points;
+  for (let i = 1; i < points.length; i++) {
+    const [s0, f0] = points[i - 1]!;
+    const [s1, f1] = points[i]!;
+    if (f1 >= fmrScore) return f1 === f0 ? s1 : s0 + ((fmrScore - f0) * (s1 - s0)) / (f1 - f0);
+  }
+  return points[points.length - 1]![0];
+}
+
+/**
  * Builds a table from impostor scores (ascending): at fmrScore levels 0, 0.25, 0.5, … while at least
  * `minTailCount` impostors remain above, the score where that share of impostors is reached.
  *

@@ -2,7 +2,8 @@ import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worke
 import { cropTransform, sampleCrop, type CropGeometry } from '../../engines/face/face-alignment.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
 import sharp from 'sharp';
-import { QUALITY_GATES } from './passive-liveness.js';
+import { selectSubjectFace } from '../../engines/face/face-selection.js';
+import { ANY_SIZE, QUALITY_GATES } from './passive-liveness.js';
 
 /**
  * Autocapture feedback limits for a selfie frame (docs/liveness.md). Positions are shares of the frame
@@ -36,10 +37,9 @@ export interface FrameFeedback {
 export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedback {
   const feedback: string[] = [];
   if (Math.min(frame.width, frame.height) < CAPTURE_LIMITS.minShorterSide) feedback.push('IMAGE_RESOLUTION_TOO_LOW');
-  const large = frame.faces.filter((f) => f.box[2] >= 0.5 * Math.max(...frame.faces.map((g) => g.box[2])));
-  if (frame.faces.length === 0) return { index, feedback: [...feedback, 'NO_FACE_DETECTED'], face: undefined };
-  if (large.length > 1) return { index, feedback: [...feedback, 'MULTIPLE_FACES_DETECTED'], face: undefined };
-  const face = large[0]!;
+  const subject = selectSubjectFace(frame.faces, ANY_SIZE);
+  if (!subject.ok) return { index, feedback: [...feedback, subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'], face: undefined };
+  const face = subject.face as AnalyzedFace;
   const [x, y, w, h] = face.box;
   const width = w / frame.width;
   if (width < CAPTURE_LIMITS.minFaceWidth) feedback.push('FACE_TOO_FAR');

@@ -1,5 +1,6 @@
 import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
 import { meanAbsoluteDifference } from '../../engines/liveness/frame-measures.js';
+import { dot } from '../../lib/vectors.js';
 
 export type SignalStatus = 'PASS' | 'FAIL' | 'ERROR';
 export type SignalMode = 'DECISIONING' | 'REPORT_ONLY';
@@ -113,7 +114,7 @@ function imageSimilarity(inputs: SignalInputs): SignalStatus {
 }
 
 /**
- * Below this share of fine detail (frameDetailRatio) a frame was upscaled from a smaller picture.
+ * Below this share of fine detail (FrameMeasures.detail) a frame was upscaled from a smaller picture.
  * Measured: 0.40 for the packaged portraits as 480×640 frames, 0.20-0.21 after a 1.5× upscale, 0.17
  * at 2×, 0.14 at 3×; 0.29-1.28 for the dev set's live photos.
  */
@@ -146,11 +147,5 @@ function faceSwap(inputs: SignalInputs): SignalStatus {
   const vectors = inputs.subjects.map((s) => s?.recognitionViews[0]).filter((v): v is Float32Array => v !== undefined);
   if (vectors.length < 2) return 'ERROR';
   const [first, ...rest] = vectors;
-  return rest.every((v) => cosine(first!, v) >= inputs.sameIdentityScore) ? 'PASS' : 'FAIL';
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
+  return rest.every((v) => dot(first!, v) >= inputs.sameIdentityScore) ? 'PASS' : 'FAIL';
 }

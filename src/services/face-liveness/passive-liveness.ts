@@ -2,11 +2,11 @@ import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import { faceCalibration } from '../../engines/face/face-calibration.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
-import { selectSubjectFace } from '../../engines/face/face-selection.js';
+import { DEFAULT_SUBJECT_RULES, selectSubjectFace, type SubjectRules } from '../../engines/face/face-selection.js';
 import { padScore } from '../../engines/liveness/pad-classifier.js';
 import { padThreshold, scoreFrr } from '../../engines/liveness/pad-calibration.js';
 import { lightTrace, lightTraceVerdict } from '../../engines/liveness/light-trace.js';
-import type { CalibrationTable } from '../../engines/scoring/score-calibration.js';
+import { scoreAtFmrScore } from '../../engines/scoring/score-calibration.js';
 import { iadSignals, type IadSignal, type IadSignalName, type SignalMode } from './iad-signals.js';
 import type { LivenessRequest } from './liveness-request.js';
 import { TARGET_BPCER_BY_LEVEL } from './workflows.js';
@@ -46,6 +46,9 @@ export const QUALITY_GATES = {
   /** Luma spread (2nd to 98th percentile) of the face crop, 0..255. */
   minDynamicRange: 50,
 } as const;
+
+/** Subject rules without the size floor: liveness reports a small face as its own decision (FACE_TOO_LOW_RESOLUTION, FACE_TOO_FAR). */
+export const ANY_SIZE: SubjectRules = { ...DEFAULT_SUBJECT_RULES, minInterEyePixels: 0 };
 
 export interface LivenessContext {
   readonly now: number;
@@ -147,7 +150,7 @@ function lightTraceStatus(request: LivenessRequest, subjects: ReadonlyArray<Anal
 export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
   const shorter = Math.min(frame.width, frame.height);
   const sized = frame.faces.filter((f) => f.score >= request.faceMinScore && f.box[2] >= request.faceMinSize * shorter && f.box[2] <= request.faceMaxSize * shorter);
-  const subject = selectSubjectFace(sized, { minInterEyePixels: 0, competingFaceRatio: 0.5 });
+  const subject = selectSubjectFace(sized, ANY_SIZE);
   if (subject.ok) return subject.face as AnalyzedFace;
   feedback.add(subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');
   return undefined;
@@ -169,16 +172,6 @@ export function sameIdentityScore(): number {
   return scoreAtFmrScore(faceCalibration('F200'), 2);
 }
 
-/** The raw score at which a calibration table reaches an FMR score (linear between its points). */
-function scoreAtFmrScore(table: CalibrationTable, fmrScore: number): number {
-  const points = table.points;
-  for (let i = 1; i < points.length; i++) {
-    const [s0, f0] = points[i - 1]!;
-    const [s1, f1] = points[i]!;
-    if (f1 >= fmrScore) return f1 === f0 ? s1 : s0 + ((fmrScore - f0) * (s1 - s0)) / (f1 - f0);
-  }
-  return points[points.length - 1]![0];
-}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

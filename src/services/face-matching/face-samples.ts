@@ -1,4 +1,5 @@
 import { decodeBase64 } from '../../crypto/base64.js';
+import { dot, unitVector } from '../../lib/vectors.js';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { EmbeddingOptions } from '../../engines/face/face-pipeline.js';
@@ -102,9 +103,6 @@ function importedVectors(base64: string, field: string): FaceVectors {
   if (template.vector.length !== FACE_ALGORITHMS[algorithm].dimensions) {
     throw invalidValue(`${field}.import: an ${algorithm} template has ${FACE_ALGORITHMS[algorithm].dimensions} dimensions, not ${template.vector.length}`);
   }
-  let norm = 0;
-  for (const v of template.vector) norm += v * v;
-  if (!(norm > 0)) throw invalidValue(`${field}.import: the template vector is zero`);
-  const unit = template.vector.map((v) => v / Math.sqrt(norm));
-  return { [algorithm]: unit };
+  if (!(dot(template.vector, template.vector) > 0)) throw invalidValue(`${field}.import: the template vector is zero`);
+  return { [algorithm]: unitVector(template.vector) };
 }

@@ -2,6 +2,7 @@ import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import { faceCalibration } from '../../engines/face/face-calibration.js';
 import { percentOfFmrScore } from '../../engines/scoring/fusion.js';
 import { fmrScoreOf } from '../../engines/scoring/score-calibration.js';
+import { dot } from '../../lib/vectors.js';
 
 export interface CalibratedScore {
   /** Cosine similarity of the two templates. */
@@ -25,9 +26,7 @@ export function calibrated(algorithm: FaceAlgorithmName, score: number): Calibra
 
 /** Dot product of two unit vectors (cosine similarity), clamped to [-1, 1] against rounding. */
 export function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return Math.max(-1, Math.min(1, s));
+  return Math.max(-1, Math.min(1, dot(a, b)));
 }
 
 function round(x: number): number {
