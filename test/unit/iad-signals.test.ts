@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnalyzedFace, WorkerAnalysis } from '../../src/engines/face/face-worker.js';
-import { iadSignals, type SignalInputs } from '../../src/services/face-liveness/iad-signals.js';
+import { iadSignals, type SignalInputs } from '../../src/engines/liveness/iad-signals.js';
 
 const thumb = (value: number) => new Uint8Array(256).fill(value);
 const frame = (value: number): WorkerAnalysis => ({ width: 480, height: 640, decodeMs: 0, faces: [], timings: { detectMs: 0, embedMs: 0 }, frameThumbnail: thumb(value) });

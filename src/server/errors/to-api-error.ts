@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { InvalidBase64Error } from '../../crypto/base64.js';
 import { EnvelopeError } from '../../crypto/envelope.js';
+import { LivenessInputError } from '../../engines/liveness/liveness-input-error.js';
 import { ApiError, ErrorCode, clientError } from './api-error.js';
 
 /** The part of an Ajv error object the mapping reads. */
@@ -25,6 +26,7 @@ type ValidationContext = 'body' | 'params' | 'querystring' | 'headers';
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidBase64Error) return new ApiError(400, ErrorCode.invalidBase64, error.message);
+  if (error instanceof LivenessInputError) return new ApiError(400, error.code, error.message);
   if (error instanceof EnvelopeError) {
     const code = error.failure === 'not-json' ? ErrorCode.invalidJson : ErrorCode.invalidValue;
     return new ApiError(400, code, `encrypted package rejected: ${error.message}`);

@@ -1,10 +1,11 @@
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { AnalyzedFace } from '../../engines/face/face-worker.js';
 import { planarResidual } from '../../engines/liveness/planar-motion.js';
-import { iadSignals } from './iad-signals.js';
-import type { LivenessRequest } from './liveness-request.js';
-import { analyzeFrames, decidePassiveLiveness, sameIdentityScore, spoofTypes, subjectOf, type LivenessContext, type LivenessResult } from './passive-liveness.js';
-import type { HeadMove } from './workflows.js';
+import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
+import { iadSignals } from '../../engines/liveness/iad-signals.js';
+import type { LivenessRequest } from '../../engines/liveness/liveness-request.js';
+import { analyzeFrames, decidePassiveLiveness, sameIdentityScore, spoofTypes, subjectOf, type LivenessContext, type LivenessResult } from '../../engines/liveness/passive-liveness.js';
+import type { HeadMove } from '../../engines/liveness/workflows.js';
 
 /**
  * Head turn asked of the user, in degrees of yaw or pitch from the first frame of the active request.
@@ -54,7 +55,7 @@ export interface ActiveLivenessResult {
  * result.decision; // 'LIVE' when the passive part is live and both turns were made
  */
 export async function assessActiveLiveness(engine: FaceEngine, passive: LivenessRequest, actives: readonly LivenessRequest[], context: LivenessContext): Promise<ActiveLivenessResult> {
-  const [passiveFrames, ...activeFrames] = await Promise.all([passive, ...actives].map((r) => analyzeFrames(engine, r, true)));
+  const [passiveFrames, ...activeFrames] = await Promise.all([passive, ...actives].map((r) => analyzeFrames(engine, r, FACE_ALGORITHMS.F200.embeddings.views)));
   const passiveResult = decidePassiveLiveness(passive, passiveFrames!, context);
 
   const feedback = new Set<string>();

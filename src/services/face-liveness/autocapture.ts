@@ -3,7 +3,7 @@ import { cropTransform, sampleCrop, type CropGeometry } from '../../engines/face
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
 import sharp from 'sharp';
 import { selectSubjectFace } from '../../engines/face/face-selection.js';
-import { ANY_SIZE, QUALITY_GATES } from './passive-liveness.js';
+import { ANY_SIZE, QUALITY_GATES } from '../../engines/liveness/passive-liveness.js';
 
 /**
  * Autocapture feedback limits for a selfie frame (docs/liveness.md). Positions are shares of the frame

@@ -6,10 +6,10 @@ import { addVersionRoute } from '../../server/version-route.js';
 import { CodedError } from '../../server/schemas/coded-error.js';
 import { checkBody } from '../../server/validation.js';
 import { versionText } from '../../server/version.js';
-import { parseLivenessRequest } from './liveness-request.js';
+import { parseLivenessRequest } from '../../engines/liveness/liveness-request.js';
 import { assessActiveLiveness } from './active-liveness.js';
 import { bestFrame, constructPortrait, frameFeedback } from './autocapture.js';
-import { analyzeFrames, decidePassiveLiveness, type LivenessContext } from './passive-liveness.js';
+import { analyzeFrames, decidePassiveLiveness, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
 import { ActiveLivenessRequest, ActiveLivenessResponse, AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 

@@ -1,6 +1,6 @@
 import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import type { LoadedCache } from './cache-galleries.js';
-import { calibrated } from './scores.js';
+import { calibrated } from '../../engines/face/calibrated-score.js';
 
 export interface IdentifyResult {
   candidateList: Array<{ id: string; score: number; scoreFmr: number; scorePercent: number }>;

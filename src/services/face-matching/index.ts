@@ -35,7 +35,7 @@ import {
   VerifyBody,
   type FaceSample,
 } from './schemas.js';
-import { calibrated, cosine } from './scores.js';
+import { calibrated, cosine } from '../../engines/face/calibrated-score.js';
 
 const SERVICE = 'face-matching';
 const CACHE_NAME = /^[A-Za-z0-9._-]{1,128}$/;

@@ -1,5 +1,5 @@
-import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
-import { meanAbsoluteDifference } from '../../engines/liveness/frame-measures.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
+import { meanAbsoluteDifference } from './frame-measures.js';
 import { dot } from '../../lib/vectors.js';
 
 export type SignalStatus = 'PASS' | 'FAIL' | 'ERROR';

@@ -1,7 +1,7 @@
-import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
-import { faceCalibration } from '../../engines/face/face-calibration.js';
-import { percentOfFmrScore } from '../../engines/scoring/fusion.js';
-import { fmrScoreOf } from '../../engines/scoring/score-calibration.js';
+import type { FaceAlgorithmName } from './algorithms.js';
+import { faceCalibration } from './face-calibration.js';
+import { percentOfFmrScore } from '../scoring/fusion.js';
+import { fmrScoreOf } from '../scoring/score-calibration.js';
 import { dot } from '../../lib/vectors.js';
 
 export interface CalibratedScore {

@@ -1,4 +1,7 @@
-import { invalidValue } from '../../server/errors/api-error.js';
+import { LivenessInputError } from './liveness-input-error.js';
+
+/** The shared 400 code for a value that is present but not acceptable (spec Doc 2). */
+const INVALID_VALUE = -6;
 
 /**
  * What a workflow name means here (the spec names them, we define them; docs/liveness.md):
@@ -36,16 +39,16 @@ export const MAX_FRAMES = 10;
  *
  * @example
  * parseWorkflow('foxtrot4'); // { method: 'foxtrot', securityLevel: 4, minFrames: 3, ... }
- * @throws {ApiError} -6 for an unknown workflow or a level outside 1..10
+ * @throws {LivenessInputError} -6 for an unknown workflow or a level outside 1..10
  */
 export function parseWorkflow(name: string, securityLevel?: number): Workflow {
   const passive = /^(hotel|foxtrot|charlie)([246])$/.exec(name);
   const active = /^active_(up|down|left|right)$/.exec(name);
   if (!passive && !active) {
-    throw invalidValue(`workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`);
+    throw new LivenessInputError(INVALID_VALUE, `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`);
   }
   if (securityLevel !== undefined && (securityLevel < 1 || securityLevel > TARGET_BPCER_BY_LEVEL.length)) {
-    throw invalidValue(`security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`);
+    throw new LivenessInputError(INVALID_VALUE, `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`);
   }
   if (active) return { name, method: 'active', securityLevel: securityLevel ?? ACTIVE_LEVEL, move: active[1] as HeadMove, minFrames: 2 };
   const method = passive![1] as Exclude<LivenessMethod, 'active'>;

@@ -1,12 +1,12 @@
 import sharp, { type Metadata } from 'sharp';
 import { decodeBase64 } from '../../crypto/base64.js';
-import { ApiError } from '../../server/errors/api-error.js';
-import type { WorkflowData } from './schemas.js';
-import { screenColourOf, type Rgb } from '../../engines/liveness/light-trace.js';
+import { LivenessInputError } from './liveness-input-error.js';
+import { screenColourOf, type Rgb } from './light-trace.js';
 import { MAX_FRAMES, parseWorkflow, type Workflow } from './workflows.js';
 
 /** Face-liveness 400 codes (spec Doc 2, errors). */
 export const LivenessCode = {
+  invalidValue: -6,
   imageDataInvalid: -7,
   imageSizeInvalid: -8,
   minSizeRange: 118,
@@ -27,6 +27,33 @@ const DETECTION_MODES = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOM
 /** Frames smaller than this (shorter side) cannot show a face at a usable size; larger ones are refused as oversized. */
 const MIN_SIDE = 120;
 const MAX_SIDE = 4096;
+
+/** One frame as a client sends it; `data` is read by the request's frame reader (base64 by default). */
+export interface LivenessFrameInput {
+  readonly data: string;
+  readonly tags?: readonly string[] | number | undefined;
+  readonly timestamp: number;
+}
+
+/** The `workflow_data` of a liveness package (spec Doc 2 A), as the face-liveness and onboarding services receive it. */
+export interface LivenessInput {
+  readonly workflow: string;
+  readonly frames: readonly LivenessFrameInput[];
+  readonly intelligentLiveness?: { readonly lightTraceMode?: string | undefined } | undefined;
+  readonly security_level?: number | undefined;
+  readonly timestamp?: number | undefined;
+  readonly face_detection_granularity?: number | undefined;
+  readonly face_detection_sensitivity?: number | undefined;
+  readonly face_detection_min_size?: number | undefined;
+  readonly face_detection_max_size?: number | undefined;
+  readonly face_detection_mode?: string | undefined;
+  readonly rotation?: number | undefined;
+}
+
+/** Turns a frame's `data` into image bytes: base64 in the face-liveness service, an envelope in onboarding. */
+export type FrameReader = (data: string, field: string) => Buffer;
+
+const base64Frame: FrameReader = (data, field) => decodeBase64(data, field);
 
 export interface LivenessFrame {
   readonly bytes: Buffer;
@@ -63,52 +90,56 @@ export interface LivenessRequest {
  *
  * @example
  * const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
- * @throws {ApiError} 400 with the spec's code (-6, -7, -8, 118-122, 125, 139, 141, 152, 153, 155, 312)
+ * @throws {LivenessInputError} with the spec's 400 code (LivenessCode.invalidValue, -7, -8, 118-122, 125, 139, 141, 152, 153, 155, 312)
  */
-export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Record<string, unknown>> | undefined): Promise<LivenessRequest> {
+export async function parseLivenessRequest(
+  data: LivenessInput,
+  meta: Readonly<Record<string, unknown>> | undefined,
+  readFrame: FrameReader = base64Frame,
+): Promise<LivenessRequest> {
   const workflow = parseWorkflow(data.workflow, data.security_level);
   const fraction = (value: number | undefined, fallback: number, code: number, name: string) => {
     if (value === undefined) return fallback;
-    if (!(value >= 0 && value <= 1)) throw new ApiError(400, code, `${name} must be from 0 to 1 (got ${value})`);
+    if (!(value >= 0 && value <= 1)) throw new LivenessInputError(code, `${name} must be from 0 to 1 (got ${value})`);
     return value;
   };
   const faceMinSize = fraction(data.face_detection_min_size, 0, LivenessCode.minSizeRange, 'face_detection_min_size');
   const faceMaxSize = fraction(data.face_detection_max_size, 1, LivenessCode.maxSizeRange, 'face_detection_max_size');
   if (faceMinSize > faceMaxSize) {
-    throw new ApiError(400, LivenessCode.minAboveMax, `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`);
+    throw new LivenessInputError(LivenessCode.minAboveMax, `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`);
   }
   const sensitivity = fraction(data.face_detection_sensitivity, 1, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
   fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
   if (data.face_detection_mode !== undefined && !DETECTION_MODES.includes(data.face_detection_mode)) {
-    throw new ApiError(400, LivenessCode.detectionMode, `face_detection_mode must be one of ${DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
+    throw new LivenessInputError(LivenessCode.detectionMode, `face_detection_mode must be one of ${DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
   }
   const rotation = data.rotation ?? 0;
   if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) {
-    throw new ApiError(400, LivenessCode.rotation, `rotation must be 0, 90, 180 or 270 (got ${rotation})`);
+    throw new LivenessInputError(LivenessCode.rotation, `rotation must be 0, 90, 180 or 270 (got ${rotation})`);
   }
   const lightTraceMode = data.intelligentLiveness?.lightTraceMode ?? 'NORMAL';
-  if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT') throw new ApiError(400, -6, `intelligentLiveness.lightTraceMode must be NORMAL or STRICT (got '${lightTraceMode}')`);
+  if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT') throw new LivenessInputError(LivenessCode.invalidValue, `intelligentLiveness.lightTraceMode must be NORMAL or STRICT (got '${lightTraceMode}')`);
 
   if (data.frames.length < workflow.minFrames || data.frames.length > MAX_FRAMES) {
-    throw new ApiError(400, -6, `workflow ${workflow.name} takes ${workflow.minFrames} to ${MAX_FRAMES} frames (got ${data.frames.length})`);
+    throw new LivenessInputError(LivenessCode.invalidValue, `workflow ${workflow.name} takes ${workflow.minFrames} to ${MAX_FRAMES} frames (got ${data.frames.length})`);
   }
   let previous = -Infinity;
   data.frames.forEach((frame, i) => {
     if (!Number.isFinite(frame.timestamp) || frame.timestamp < 0 || frame.timestamp < previous) {
-      throw new ApiError(400, LivenessCode.timestampInvalid, `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`);
+      throw new LivenessInputError(LivenessCode.timestampInvalid, `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`);
     }
-    if (frame.timestamp === previous) throw new ApiError(400, LivenessCode.interframeTime, `frames[${i}]: the time between frames must be greater than 0`);
+    if (frame.timestamp === previous) throw new LivenessInputError(LivenessCode.interframeTime, `frames[${i}]: the time between frames must be greater than 0`);
     previous = frame.timestamp;
   });
 
   const frames: LivenessFrame[] = [];
   let size: { width: number; height: number } | undefined;
   for (const [i, frame] of data.frames.entries()) {
-    const bytes = decodeBase64(frame.data, `frames[${i}].data`);
+    const bytes = readFrame(frame.data, `frames[${i}].data`);
     const header = await imageHeader(bytes, i);
     const [width, height] = rotation === 90 || rotation === 270 ? [header.height, header.width] : [header.width, header.height];
     if (size && (size.width !== width || size.height !== height)) {
-      throw new ApiError(400, LivenessCode.sizesDiffer, `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`);
+      throw new LivenessInputError(LivenessCode.sizesDiffer, `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`);
     }
     size = { width, height };
     const tags = Array.isArray(frame.tags) ? frame.tags : [];
@@ -117,7 +148,7 @@ export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Re
   if (workflow.method === 'charlie') {
     const colours = frames.map((f) => f.screenColour).filter((c): c is Rgb => c !== undefined);
     if (colours.length < 3 || new Set(colours.map((c) => c.join(','))).size < 2) {
-      throw new ApiError(400, -6, `workflow ${workflow.name} needs at least 3 frames tagged with the screen colour (SCREEN_COLOR_RRGGBB or SCREEN_RED/GREEN/BLUE/WHITE), in at least 2 colours`);
+      throw new LivenessInputError(LivenessCode.invalidValue, `workflow ${workflow.name} needs at least 3 frames tagged with the screen colour (SCREEN_COLOR_RRGGBB or SCREEN_RED/GREEN/BLUE/WHITE), in at least 2 colours`);
     }
   }
   const deviceNames = ['client_device_brand', 'client_device_model', 'client_os_version', 'client_version']
@@ -141,19 +172,19 @@ export async function parseLivenessRequest(data: WorkflowData, meta: Readonly<Re
 /** Format and size from the image header: JPEG and PNG are accepted. */
 async function imageHeader(bytes: Buffer, index: number): Promise<{ width: number; height: number }> {
   const format = sniffFormat(bytes);
-  if (format === undefined) throw new ApiError(400, LivenessCode.imageDataInvalid, `frames[${index}].data is not image data`);
-  if (format !== 'jpeg' && format !== 'png') throw new ApiError(400, LivenessCode.imageFormat, `frames[${index}] is ${format.toUpperCase()}; frames must be JPEG or PNG`);
+  if (format === undefined) throw new LivenessInputError(LivenessCode.imageDataInvalid, `frames[${index}].data is not image data`);
+  if (format !== 'jpeg' && format !== 'png') throw new LivenessInputError(LivenessCode.imageFormat, `frames[${index}] is ${format.toUpperCase()}; frames must be JPEG or PNG`);
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
   } catch {
-    throw new ApiError(400, LivenessCode.unparsableImage, `frames[${index}]: the ${format.toUpperCase()} data could not be parsed`);
+    throw new LivenessInputError(LivenessCode.unparsableImage, `frames[${index}]: the ${format.toUpperCase()} data could not be parsed`);
   }
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
-  if (!width || !height) throw new ApiError(400, LivenessCode.unparsableImage, `frames[${index}]: the image has no size`);
+  if (!width || !height) throw new LivenessInputError(LivenessCode.unparsableImage, `frames[${index}]: the image has no size`);
   if (Math.min(width, height) < MIN_SIDE || Math.max(width, height) > MAX_SIDE) {
-    throw new ApiError(400, LivenessCode.imageSizeInvalid, `frames[${index}] is ${width}×${height}; frames must be ${MIN_SIDE} to ${MAX_SIDE} pixels a side (480×640 recommended)`);
+    throw new LivenessInputError(LivenessCode.imageSizeInvalid, `frames[${index}] is ${width}×${height}; frames must be ${MIN_SIDE} to ${MAX_SIDE} pixels a side (480×640 recommended)`);
   }
   return { width, height };
 }

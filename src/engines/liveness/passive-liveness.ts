@@ -1,12 +1,13 @@
-import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
-import { faceCalibration } from '../../engines/face/face-calibration.js';
-import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
-import { DEFAULT_SUBJECT_RULES, selectSubjectFace, type SubjectRules } from '../../engines/face/face-selection.js';
-import { padScore } from '../../engines/liveness/pad-classifier.js';
-import { padThreshold, scoreFrr } from '../../engines/liveness/pad-calibration.js';
-import { lightTrace, lightTraceVerdict } from '../../engines/liveness/light-trace.js';
-import { scoreAtFmrScore } from '../../engines/scoring/score-calibration.js';
+import { FACE_ALGORITHMS } from '../face/algorithms.js';
+import { faceCalibration } from '../face/face-calibration.js';
+import type { FaceEngine } from '../face/face-engine.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
+import type { CropView } from '../face/face-pipeline.js';
+import { DEFAULT_SUBJECT_RULES, selectSubjectFace, type SubjectRules } from '../face/face-selection.js';
+import { padScore } from './pad-classifier.js';
+import { padThreshold, scoreFrr } from './pad-calibration.js';
+import { lightTrace, lightTraceVerdict } from './light-trace.js';
+import { scoreAtFmrScore } from '../scoring/score-calibration.js';
 import { iadSignals, type IadSignal, type IadSignalName, type SignalMode } from './iad-signals.js';
 import type { LivenessRequest } from './liveness-request.js';
 import { TARGET_BPCER_BY_LEVEL } from './workflows.js';
@@ -59,14 +60,14 @@ export interface LivenessContext {
 
 /**
  * Analyses every frame of a request in the face engine (in parallel): faces, PAD texture features,
- * thumbnails, and the F200 identity embedding of each face when `identity` (by default with several
- * frames, where the face-swap signal compares them).
+ * thumbnails, and the identity embedding views given (by default F200's with several frames, where the
+ * face-swap signal compares them; onboarding asks for F500's to take the template in the same pass).
  *
  * @example
  * const frames = await analyzeFrames(engine, request);
+ * const withTemplates = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
  */
-export function analyzeFrames(engine: FaceEngine, request: LivenessRequest, identity = request.frames.length > 1): Promise<WorkerAnalysis[]> {
-  const views = identity ? FACE_ALGORITHMS.F200.embeddings.views : [];
+export function analyzeFrames(engine: FaceEngine, request: LivenessRequest, views: readonly CropView[] = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : []): Promise<WorkerAnalysis[]> {
   return Promise.all(request.frames.map((frame) => engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation })));
 }
 
