@@ -1,6 +1,8 @@
 import type { VeriportConfig } from '../server/config.js';
+import { KEY_CACHE_SECONDS, retiredKeyRetentionSeconds } from '../services/onboarding/token-signer.js';
 import { customersRepository, TenantError, type CustomersRepository } from '../store/customers.js';
 import { openStore } from '../store/database.js';
+import { signingKeysRepository, type SigningKeysRepository } from '../store/signing-keys.js';
 
 /** A malformed `veriport admin` command line; the CLI prints it and exits 2. */
 export class AdminUsageError extends Error {
@@ -10,7 +12,9 @@ export class AdminUsageError extends Error {
 export const ADMIN_USAGE = `  veriport admin customers create <name> [--display-name TEXT] | customers list
   veriport admin clients create|rotate|revoke <customer> [<client_id>]
   veriport admin apikeys create|revoke <customer> [<key id>]
-      Manages onboarding tenants. Secrets are printed once and stored only hashed.`;
+      Manages onboarding tenants. Secrets are printed once and stored only hashed.
+  veriport admin rotate-signing-key
+      Retires the token signing key for a new one; tokens it signed verify until they expire.`;
 
 /**
  * Runs one `veriport admin` command against the configured store and returns what to print.
@@ -25,10 +29,22 @@ export async function admin(config: VeriportConfig, args: readonly string[], opt
       ? await openStore({ kind: 'pglite', dataDir: config.dataDir })
       : await openStore({ kind: 'postgres', url: config.databaseUrl, schema: config.databaseSchema, poolSize: 1 });
   try {
+    if (args[0] === 'rotate-signing-key') {
+      if (args.length > 1) throw new AdminUsageError(`rotate-signing-key takes no arguments\n\n${ADMIN_USAGE}`);
+      return await rotateSigningKey(signingKeysRepository(store.db), config.tokenTtlSeconds);
+    }
     return await run(customersRepository(store.db), args, options);
   } finally {
     await store.close();
   }
+}
+
+async function rotateSigningKey(keys: SigningKeysRepository, ttlSeconds: number): Promise<string> {
+  const key = await keys.rotate();
+  const until = new Date(key.createdAt.getTime() + retiredKeyRetentionSeconds(ttlSeconds) * 1000).toISOString();
+  // Running servers read the keys every KEY_CACHE_SECONDS; the retention covers that delay.
+  const retired = key.retiredKids.map((kid) => `retired_kid=${kid}\n# stays in the JWKS until ${until}\n`).join('');
+  return `kid=${key.kid}\n${retired}# running servers sign with the new key within ${KEY_CACHE_SECONDS} s\n`;
 }
 
 async function run(customers: CustomersRepository, args: readonly string[], options: { displayName?: string | undefined }): Promise<string> {

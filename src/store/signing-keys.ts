@@ -15,12 +15,17 @@ export interface SigningKey {
   readonly retiredAt: Date | undefined;
 }
 
+/** The key a rotation created, with the kids of the keys it retired. */
+export interface RotatedSigningKey extends SigningKey {
+  readonly retiredKids: readonly string[];
+}
+
 /** Repository of the token signing keys: one active key signs, retired ones stay published a while. */
 export interface SigningKeysRepository {
   /** The newest unretired key, generated (2048-bit RSA) when there is none. */
   active(): Promise<SigningKey>;
-  /** Generates a new key and retires every other active one; returns the new key. */
-  rotate(): Promise<SigningKey>;
+  /** Generates a new key and retires every other active one, in one transaction; returns the new key and the retired kids. */
+  rotate(): Promise<RotatedSigningKey>;
   /** Keys active, or retired after `retiredSince`: the ones tokens still in circulation were signed with. */
   published(retiredSince: Date): Promise<SigningKey[]>;
 }
@@ -54,11 +59,12 @@ export function signingKeysRepository(db: Kysely<Database>): SigningKeysReposito
     const row = await db.selectFrom('token_signing_keys').selectAll().where('retired_at', 'is', null).orderBy('created_at', 'desc').orderBy('kid').executeTakeFirst();
     return row === undefined ? undefined : toKey(row);
   };
-  const rotate = async (): Promise<SigningKey> => {
+  const rotate = async (): Promise<RotatedSigningKey> => {
     const key = await newKey();
     return db.transaction().execute(async (tx) => {
-      await tx.updateTable('token_signing_keys').set({ retired_at: new Date() }).where('retired_at', 'is', null).execute();
-      return toKey(await tx.insertInto('token_signing_keys').values(key).returningAll().executeTakeFirstOrThrow());
+      const retired = await tx.updateTable('token_signing_keys').set({ retired_at: new Date() }).where('retired_at', 'is', null).returning('kid').execute();
+      const created = toKey(await tx.insertInto('token_signing_keys').values(key).returningAll().executeTakeFirstOrThrow());
+      return { ...created, retiredKids: retired.map((r) => r.kid) };
     });
   };
   return {

@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { runCli, startServer } from '../helpers/process.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'veriport-admin-'));
 const demoDir = mkdtempSync(path.join(tmpdir(), 'veriport-demo-'));
+const keysDir = mkdtempSync(path.join(tmpdir(), 'veriport-keys-'));
 after(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(demoDir, { recursive: true, force: true });
+  for (const dir of [dataDir, demoDir, keysDir]) rmSync(dir, { recursive: true, force: true });
 });
 
 const field = (output: string, name: string): string => {
@@ -63,6 +64,45 @@ describe('veriport admin', () => {
       assert.equal(await again.stop(), 0);
     }
     assert.equal((await runCli(['admin', 'clients', 'revoke', 'acme', 'acme-app'], env)).code, 0);
+  });
+
+  it('rotates the token signing key; tokens signed before stay verifiable through the JWKS', async () => {
+    const env = { VERIPORT_DATA_DIR: keysDir };
+    assert.equal((await runCli(['admin', 'customers', 'create', 'acme'], env)).code, 0);
+    const secret = field((await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env)).stdout, 'client_secret');
+    const realm = '/auth/realms/acme-consumers/protocol/openid-connect';
+    const accessToken = async (url: string): Promise<string> => {
+      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'acme-app', client_secret: secret });
+      const response = await fetch(`${url}${realm}/token`, { method: 'POST', body });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+
+    const first = await startServer(env, ['onboarding']);
+    let before: string;
+    try {
+      before = await accessToken(first.url);
+    } finally {
+      assert.equal(await first.stop(), 0);
+    }
+    const oldKid = decodeProtectedHeader(before).kid;
+
+    const rotation = await runCli(['admin', 'rotate-signing-key'], env);
+    assert.equal(rotation.code, 0, rotation.stderr);
+    const newKid = field(rotation.stdout, 'kid');
+    assert.equal(field(rotation.stdout, 'retired_kid'), oldKid);
+    assert.notEqual(newKid, oldKid);
+    assert.equal((await runCli(['admin', 'rotate-signing-key', 'now'], env)).code, 2);
+
+    const second = await startServer(env, ['onboarding']);
+    try {
+      const after = await accessToken(second.url);
+      assert.equal(decodeProtectedHeader(after).kid, newKid);
+      const keySet = createRemoteJWKSet(new URL(`${second.url}${realm}/certs`));
+      for (const token of [before, after]) await jwtVerify(token, keySet, { audience: 'veriport-onboarding', algorithms: ['RS256'] });
+    } finally {
+      assert.equal(await second.stop(), 0);
+    }
   });
 
   it('makes a demo customer on the first start of an empty embedded store', async () => {

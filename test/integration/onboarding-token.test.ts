@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { accessVerifier, AccessDeniedError } from '../../src/services/onboarding/access.js';
-import { tokenSigner } from '../../src/services/onboarding/token-signer.js';
+import { KEY_CACHE_SECONDS, KEY_RELOAD_COOLDOWN_SECONDS, retiredKeyRetentionSeconds, tokenSigner } from '../../src/services/onboarding/token-signer.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { customersRepository, type IssuedApiKey, type IssuedClient } from '../../src/store/customers.js';
-import { signingKeysRepository } from '../../src/store/signing-keys.js';
+import { signingKeysRepository, type SigningKeysRepository } from '../../src/store/signing-keys.js';
 import { onboardingService } from '../../src/services/onboarding/index.js';
 import { testApp } from '../helpers/app.js';
 
@@ -110,9 +110,9 @@ describe('onboarding token endpoint', () => {
     assert.equal(scope.json<{ error: string }>().error, 'invalid_scope');
     const noGrant = await requestToken('acme', { client_id: acme.clientId, client_secret: acme.clientSecret });
     assert.equal(noGrant.json<{ error: string }>().error, 'invalid_request');
-    const json = await app.inject({ method: 'POST', url: tokenPath('acme'), payload: good });
-    assert.equal(json.statusCode, 400);
-    assert.equal(json.json<{ error: string }>().error, 'invalid_request');
+    const empty = await app.inject({ method: 'POST', url: tokenPath('acme') });
+    assert.equal(empty.statusCode, 400);
+    assert.equal(empty.json<{ error: string }>().error, 'invalid_request');
     const unknownRealm = await requestToken('initech', good);
     assert.equal(unknownRealm.statusCode, 401);
     assert.equal(unknownRealm.json<{ error: string }>().error, 'invalid_client');
@@ -122,17 +122,97 @@ describe('onboarding token endpoint', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/auth/realms/initech-consumers/protocol/openid-connect/certs' })).statusCode, 404);
   });
 
+  it('answers a body that is not form-encoded with 415 in the RFC 6749 shape', async () => {
+    const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
+    const expected = { error: 'invalid_request', error_description: 'the body must be application/x-www-form-urlencoded' };
+    const refused = [
+      { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(good) },
+      { headers: { 'content-type': 'application/json' }, payload: '{not json' },
+      { headers: { 'content-type': 'application/xml' }, payload: '<grant_type>client_credentials</grant_type>' },
+      { headers: { 'content-type': 'text/plain' }, payload: form(good) },
+      { headers: {}, payload: form(good) },
+    ];
+    for (const { headers, payload } of refused) {
+      const response = await app.inject({ method: 'POST', url: tokenPath('acme'), headers, payload });
+      assert.equal(response.statusCode, 415, `${JSON.stringify(headers)}: ${response.body}`);
+      assert.deepEqual(response.json(), expected);
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.headers.accept, 'application/x-www-form-urlencoded');
+    }
+    const withCharset = await requestToken('acme', good, { 'content-type': 'Application/X-WWW-Form-URLEncoded; charset=UTF-8' });
+    assert.equal(withCharset.statusCode, 200, withCharset.body);
+  });
+
   it('keeps tokens issued before a key rotation valid', async () => {
     const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
     const before = (await requestToken('acme', good)).json<{ access_token: string }>().access_token;
     const oldKid = decodeProtectedHeader(before).kid;
     await signingKeysRepository(store.db).rotate();
-    const afterRotation = (await requestToken('acme', good)).json<{ access_token: string }>().access_token;
+    // Another replica, or this one once its key cache has expired, signs with the new key.
+    const replica = tokenSigner(signingKeysRepository(store.db), 300);
+    const afterRotation = (await replica.issue({ issuer: `${ORIGIN}/auth/realms/acme-consumers`, customer: 'acme', clientId: acme.clientId })).access_token;
     assert.notEqual(decodeProtectedHeader(afterRotation).kid, oldKid);
+    // The JWKS is read through, so it already holds the key the replica signs with.
     const keySet = createLocalJWKSet(await jwks('acme'));
     await jwtVerify(before, keySet);
     await jwtVerify(afterRotation, keySet);
-    assert.equal((await verifier()(fakeRequest({ authorization: `Bearer ${before}`, apikey: acmeKey.apiKey }))).name, 'acme');
+    const verify = verifier();
+    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${before}`, apikey: acmeKey.apiKey }))).name, 'acme');
+    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${afterRotation}`, apikey: acmeKey.apiKey }))).name, 'acme');
+  });
+
+  it('caches the signing keys, reloading them for an unknown kid at most once per cooldown', async () => {
+    const repository = signingKeysRepository(store.db);
+    let reads = 0;
+    const counted: SigningKeysRepository = {
+      active: () => repository.active(),
+      rotate: () => repository.rotate(),
+      published: (since) => {
+        reads += 1;
+        return repository.published(since);
+      },
+    };
+    let clock = Date.now();
+    const ttl = 300;
+    const signer = tokenSigner(counted, ttl, () => new Date(clock));
+    const claims = { issuer: `${ORIGIN}/auth/realms/acme-consumers`, customer: 'acme', clientId: acme.clientId };
+    const verify = async (token: string) => jwtVerify(token, await signer.keyResolver(), { algorithms: ['RS256'] });
+    const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+
+    const first = (await signer.issue(claims)).access_token;
+    await verify(first);
+    await verify((await signer.issue(claims)).access_token);
+    assert.equal(reads, 1, 'signing and verifying share one read');
+
+    // Rotated elsewhere (another replica, the CLI): a token with the new kid reloads the keys at once.
+    const rotated = await repository.rotate();
+    const fromReplica = (await tokenSigner(repository, ttl).issue(claims)).access_token;
+    assert.equal(kidOf(fromReplica), rotated.kid);
+    assert.equal(kidOf((await signer.issue(claims)).access_token), kidOf(first), 'signing keeps the cached key until the keys are read again');
+    clock += KEY_RELOAD_COOLDOWN_SECONDS * 1000;
+    await verify(fromReplica);
+    assert.equal(reads, 2);
+    await verify(first);
+    assert.equal(reads, 2, 'the retired key is still in the cache');
+    assert.equal(kidOf((await signer.issue(claims)).access_token), rotated.kid, 'that read moved signing to the new key too');
+
+    // Unknown kids: at most one read per cooldown, and each is refused.
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = (kid: string) => new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
+    for (let i = 0; i < 20; i += 1) await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
+    assert.equal(reads, 2, 'within the cooldown of the last read');
+    clock += KEY_RELOAD_COOLDOWN_SECONDS * 1000;
+    for (let i = 0; i < 20; i += 1) await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
+    assert.equal(reads, 3, 'one read for the whole flood');
+
+    clock += KEY_CACHE_SECONDS * 1000;
+    await signer.issue(claims);
+    assert.equal(reads, 4, 'the expired cache is read again');
+
+    // Past the retention the retired key leaves the JWKS.
+    assert.ok((await signer.jwks()).keys.some((key) => key.kid === kidOf(first)));
+    clock = rotated.createdAt.getTime() + (retiredKeyRetentionSeconds(ttl) + 1) * 1000;
+    assert.deepEqual((await signer.jwks()).keys.map((key) => key.kid), [rotated.kid]);
   });
 
   it('lets a token and API key reach only their own customer', async () => {

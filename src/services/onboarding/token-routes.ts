@@ -3,7 +3,7 @@ import { ApiError } from '../../server/errors/api-error.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import type { CustomersRepository } from '../../store/customers.js';
 import { clientCredentials } from './client-credentials.js';
-import { registerFormBody } from './form-body.js';
+import { FORM_MEDIA_TYPE, isFormEncoded, registerFormBody } from './form-body.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 import { customerOfRealm, issuerOf } from './realm.js';
 import type { TokenSigner } from './token-signer.js';
@@ -26,13 +26,24 @@ export async function tokenRoutes(app: FastifyInstance, deps: ServiceDependencie
 
   app.post<{ Params: { realm: string } }>(
     `${REALM}/protocol/openid-connect/token`,
-    { schema: { summary: 'Access token by the client-credentials grant (form-encoded)' } },
+    {
+      schema: { summary: 'Access token by the client-credentials grant (form-encoded)' },
+      // Before the body is read, so neither the JSON parser nor Fastify's own 415 answers in the coded style.
+      onRequest: async (request, reply) => {
+        const type = request.headers['content-type'];
+        const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+        if (isFormEncoded(type) || (type === undefined && !hasBody)) return;
+        // RFC 9110 §15.5.16: Accept names the media type that would have been accepted.
+        reply.header('accept', FORM_MEDIA_TYPE);
+        return sendOAuthError(reply, new OAuthError(415, 'invalid_request', `the body must be ${FORM_MEDIA_TYPE}`));
+      },
+    },
     async (request, reply) => {
       const { realm } = request.params;
       try {
-        const formEncoded = (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
-        const form = formEncoded && isForm(request.body) ? request.body : undefined;
-        if (form === undefined) throw new OAuthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+        // Only an empty request without Content-Type gets past the hook unparsed.
+        const form = isForm(request.body) ? request.body : undefined;
+        if (form === undefined) throw new OAuthError(400, 'invalid_request', `the body must be ${FORM_MEDIA_TYPE}`);
         const credentials = clientCredentials(request.headers.authorization, form, realm);
         const refused = new OAuthError(401, 'invalid_client', 'invalid client credentials', credentials.via === 'basic' ? realm : undefined);
         // An unknown realm answers like a wrong secret, so realm names cannot be probed.
