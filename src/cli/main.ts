@@ -7,6 +7,8 @@ import { SERVICE_NAMES, type ServiceName } from '../server/service-definition.js
 import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
 import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
+import { CLIENT_USAGE, ClientUsageError, clientCommand } from './client.js';
+import { OnboardingApiError } from '../client/onboarding-client.js';
 import { TenantError } from '../store/customers.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
@@ -20,6 +22,7 @@ Usage:
   veriport report [--server NAME] [--year YYYY] [--month M] [--url http://host:port]
       Prints the usage report as CSV (server_name,year,month,endpoint,counter).
 ${ADMIN_USAGE}
+${CLIENT_USAGE}
   veriport --version | --help
 
 Configuration comes from the environment (flags win): PORT, HOST, VERIPORT_DATA_DIR, DATABASE_URL,
@@ -40,6 +43,12 @@ async function main(argv: string[]): Promise<number> {
       month: { type: 'string' },
       url: { type: 'string' },
       'display-name': { type: 'string' },
+      username: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      'device-id': { type: 'string' },
+      'device-key': { type: 'string' },
+      'registration-code': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -81,6 +90,22 @@ async function main(argv: string[]): Promise<number> {
     case 'admin':
       process.stdout.write(await admin(config, rest, { displayName: values['display-name'] }));
       return 0;
+    case 'client':
+      process.stdout.write(
+        await clientCommand(
+          rest,
+          {
+            username: values.username,
+            email: values.email,
+            phone: values.phone,
+            deviceId: values['device-id'],
+            deviceKey: values['device-key'],
+            registrationCode: values['registration-code'],
+          },
+          process.env,
+        ),
+      );
+      return 0;
     default:
       throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);
   }
@@ -100,7 +125,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError].some((kind) => error instanceof kind);
+    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError, ClientUsageError, OnboardingApiError].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;

@@ -47,6 +47,10 @@ export interface VeriportConfig {
   readonly livenessMaxSkewMs: number;
   /** Lifetime of onboarding access and ID tokens (`expires_in`). */
   readonly tokenTtlSeconds: number;
+  /** Lifetime of an onboarding enrollmentToken (enroll to addFace). */
+  readonly enrollmentTtlSeconds: number;
+  /** Lifetime of an onboarding authToken (authenticate to the final check). */
+  readonly authTtlSeconds: number;
   /** Public base URL (no trailing slash) used in token issuers; unset: taken from each request's host. */
   readonly publicUrl: string | undefined;
 }
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     livenessMaxAgeMs: integer(env.VERIPORT_LIVENESS_MAX_AGE_MS, 'VERIPORT_LIVENESS_MAX_AGE_MS', 300_000, 1000, 86_400_000),
     livenessMaxSkewMs: integer(env.VERIPORT_LIVENESS_MAX_SKEW_MS, 'VERIPORT_LIVENESS_MAX_SKEW_MS', 30_000, 0, 3_600_000),
     tokenTtlSeconds: integer(env.VERIPORT_TOKEN_TTL_SECONDS, 'VERIPORT_TOKEN_TTL_SECONDS', 300, 10, 86_400),
+    enrollmentTtlSeconds: integer(env.VERIPORT_ENROLLMENT_TTL_SECONDS, 'VERIPORT_ENROLLMENT_TTL_SECONDS', 900, 1, 86_400),
+    authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
   });
 }

@@ -73,6 +73,74 @@ export interface TokenSigningKeysTable {
   retired_at: Date | null;
 }
 
+/** Who an onboarding user is, as `enroll` gave it: kept on the enrollment, then on the user. */
+export interface OnboardingUserColumns {
+  customer: string;
+  username: string;
+  email: string;
+  phone_number: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** An enrolled onboarding user of a customer: the bound device and the sealed F500 face template. */
+export interface OnboardingUsersTable extends OnboardingUserColumns {
+  device_id: string;
+  device_key_kind: string;
+  /** Public key PEM (p256, ed25519) or the sealed HMAC secret (hmac). */
+  device_key: Uint8Array;
+  sealed_face_template: Uint8Array;
+  registration_code_hash: string;
+  enrolled_at: Date;
+}
+
+/** An enrollment in progress, found by the SHA-256 of its token. */
+export interface OnboardingEnrollmentsTable extends OnboardingUserColumns {
+  token_hash: string;
+  code_presented: Generated<boolean>;
+  state: string;
+  device_id: string | null;
+  device_key_kind: string | null;
+  device_key: Uint8Array | null;
+  face_attempts: Generated<number>;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** An authentication in progress, found by the SHA-256 of its `authToken`. */
+export interface OnboardingAuthenticationsTable {
+  token_hash: string;
+  customer: string;
+  username: string;
+  device_id: string;
+  final_check: string;
+  state: string;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** A customer's onboarding policy; customers without a row use the defaults (src/store/onboarding-policies.ts). */
+export interface OnboardingPoliciesTable {
+  customer: string;
+  final_check: string;
+  liveness_workflow: string;
+  match_fmr_score: number;
+  max_attempts: number;
+}
+
+/** Audit log of enrollment and authentication events: who, when, outcome; never biometric data. */
+export interface OnboardingEventsTable {
+  id: Generated<string>;
+  customer: string;
+  username: string;
+  event: string;
+  outcome: string;
+  detail: Generated<string>;
+  device_id: string | null;
+  at: Generated<Date>;
+}
+
 /** Every table of the store, as Kysely sees it. */
 export interface Database {
   usage_counters: UsageCountersTable;
@@ -83,4 +151,9 @@ export interface Database {
   oidc_clients: OidcClientsTable;
   api_keys: ApiKeysTable;
   token_signing_keys: TokenSigningKeysTable;
+  onboarding_users: OnboardingUsersTable;
+  onboarding_enrollments: OnboardingEnrollmentsTable;
+  onboarding_authentications: OnboardingAuthenticationsTable;
+  onboarding_policies: OnboardingPoliciesTable;
+  onboarding_events: OnboardingEventsTable;
 }

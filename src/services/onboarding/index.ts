@@ -2,10 +2,17 @@ import type { ServiceDefinition } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { customersRepository } from '../../store/customers.js';
 import { signingKeysRepository } from '../../store/signing-keys.js';
+import { accessVerifier } from './access.js';
+import { requireAccess } from './authenticated-scope.js';
+import { authenticationFlow } from './authentication.js';
+import { authenticationRoutes } from './authentication-routes.js';
+import { enrollmentFlow } from './enrollment.js';
+import { enrollmentRoutes } from './enrollment-routes.js';
+import { onboardingContext } from './onboarding-context.js';
 import { tokenSigner } from './token-signer.js';
 import { tokenRoutes } from './token-routes.js';
 
-/** Device-bound face enrollment and authentication (Doc 1). So far `GET /version` and the token endpoint with its discovery document and JWKS. */
+/** Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment and client-initiated authentication. */
 export const onboardingService: ServiceDefinition = {
   name: 'onboarding',
   prefix: '',
@@ -17,5 +24,13 @@ export const onboardingService: ServiceDefinition = {
     const customers = customersRepository(deps.store.db);
     const signer = tokenSigner(signingKeysRepository(deps.store.db), deps.config.tokenTtlSeconds);
     await tokenRoutes(app, deps, customers, signer);
+    const context = onboardingContext(deps);
+    const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
+    // Every call below carries the bearer token and the API key of one customer.
+    await app.register(async (scope) => {
+      requireAccess(scope, verifyAccess);
+      enrollmentRoutes(scope, enrollmentFlow(context), deps.serverKeys.publicKeyPem);
+      authenticationRoutes(scope, authenticationFlow(context));
+    });
   },
 };

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './001-foundation.js';
 import * as biometricEncounters from './002-biometric-encounters.js';
 import * as tenants from './003-tenants.js';
+import * as enrollments from './004-enrollments.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -9,6 +10,6 @@ import * as tenants from './003-tenants.js';
  */
 export const migrationProvider: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters, '003-tenants': tenants };
+    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters, '003-tenants': tenants, '004-enrollments': enrollments };
   },
 };

@@ -1,0 +1,184 @@
+import { encryptEnvelope } from './envelope.js';
+import type { DeviceKey, DeviceSigner } from './device-key.js';
+
+/** A refused onboarding call: the HTTP status and the service's error body. */
+export class OnboardingApiError extends Error {
+  override name = 'OnboardingApiError';
+  constructor(
+    readonly status: number,
+    readonly code: number | string | undefined,
+    readonly description: string,
+  ) {
+    super(`${status}: ${description}`);
+  }
+}
+
+export interface OnboardingClientOptions {
+  /** Server root, e.g. `http://localhost:8080`. */
+  readonly baseUrl: string;
+  /** The customer (realm) name. */
+  readonly customer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly apiKey: string;
+  readonly fetch?: typeof fetch;
+}
+
+/** One frame of a face sample, as captured. */
+export interface FaceFrame {
+  readonly image: Uint8Array;
+  /** Capture time, milliseconds; strictly increasing. */
+  readonly timestamp: number;
+  readonly tags?: readonly string[];
+}
+
+/** The `faceLivenessData` package of addFace and verifyFace, frames sealed for the server. */
+export interface FaceLivenessData {
+  video: {
+    workflow_data: { workflow: string; rotation: number; frames: Array<{ data: string; tags: string[]; timestamp: number }>; timestamp: number };
+    meta_data: { client_device_brand: string; username: string; client_version: string };
+    client_version: string;
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Seals captured frames into a `faceLivenessData` package: each frame's image is encrypted in its own
+ * `{key, iv, p}` envelope under the server's public key (`getPublicKey`).
+ *
+ * @example
+ * const data = sealFaceFrames([{ image: jpeg, timestamp: Date.now() }], publicKeyPem, { username: 'alice' });
+ */
+export function sealFaceFrames(frames: readonly FaceFrame[], publicKeyPem: string, meta: { username: string; workflow?: string; rotation?: number; device?: string }): FaceLivenessData {
+  return {
+    video: {
+      workflow_data: {
+        workflow: meta.workflow ?? 'hotel2',
+        rotation: meta.rotation ?? 0,
+        frames: frames.map((f) => ({ data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem)), tags: [...(f.tags ?? [])], timestamp: f.timestamp })),
+        timestamp: Date.now(),
+      },
+      meta_data: { client_device_brand: meta.device ?? 'veriport-sdk', username: meta.username, client_version: CLIENT_VERSION },
+      client_version: CLIENT_VERSION,
+    },
+  };
+}
+
+const CLIENT_VERSION = 'veriport-client/1';
+
+/**
+ * A typed client of the onboarding service's client-initiated flows (Doc 1): token, public key,
+ * enrollment and authentication. The access token is fetched on first use and renewed before it expires.
+ *
+ * @example
+ * const client = new OnboardingClient({ baseUrl, customer: 'demo', clientId, clientSecret, apiKey });
+ * const { enrollmentToken } = await client.enroll({ username: 'alice', email: 'alice@example.com', phoneNumber: '+15550100' });
+ * const device = generateDeviceKey();
+ * await client.addDevice(enrollmentToken, 'phone-1', device);
+ * const { registrationCode } = await client.addFace(enrollmentToken, [{ image: selfieJpeg, timestamp: Date.now() }], 'alice');
+ * const { authToken } = await client.authenticate(registrationCode, 'phone-1');
+ * await client.verifyDevice(authToken, 'phone-1', device);
+ * const result = await client.verifyFace(authToken, [{ image: selfieJpeg, timestamp: Date.now() }], 'alice');
+ */
+export class OnboardingClient {
+  private readonly fetch: typeof fetch;
+  private accessToken: { value: string; renewAt: number } | undefined;
+  private publicKeyPem: string | undefined;
+
+  constructor(private readonly options: OnboardingClientOptions) {
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** A bearer token by the client-credentials grant (endpoint 1), reused until shortly before it expires. */
+  async token(): Promise<string> {
+    if (this.accessToken !== undefined && Date.now() < this.accessToken.renewAt) return this.accessToken.value;
+    const { customer, clientId, clientSecret } = this.options;
+    const response = await this.fetch(`${this.options.baseUrl}/auth/realms/${encodeURIComponent(customer)}-consumers/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, scope: 'openid', grant_type: 'client_credentials' }).toString(),
+    });
+    const body = (await response.json()) as Json;
+    if (!response.ok) throw new OnboardingApiError(response.status, String(body.error ?? ''), String(body.error_description ?? 'token refused'));
+    const expiresIn = Number(body.expires_in);
+    this.accessToken = { value: String(body.access_token), renewAt: Date.now() + Math.max(0, expiresIn - 10) * 1000 };
+    return this.accessToken.value;
+  }
+
+  /** The PEM the face frames are sealed with (endpoint 2). */
+  async getPublicKey(): Promise<string> {
+    if (this.publicKeyPem === undefined) {
+      const response = await this.fetch(`${this.options.baseUrl}/getPublicKey`, { headers: await this.headers() });
+      if (!response.ok) throw await apiError(response);
+      this.publicKeyPem = await response.text();
+    }
+    return this.publicKeyPem;
+  }
+
+  /** Starts an enrollment (endpoint 3); for a re-enrollment pass the user's current `registrationCode`. */
+  enroll(user: { username: string; email: string; phoneNumber: string; firstName?: string; lastName?: string; registrationCode?: string }) {
+    return this.post<{ enrollmentToken: string; userExistsAlready: boolean; requiredChecks: string[] }>('/onboarding/enrollment/enroll', user);
+  }
+
+  /** Binds the device (endpoint 4): with a key pair its public key is registered; without, the response carries `deviceSecret`. */
+  addDevice(enrollmentToken: string, deviceId: string, device?: DeviceKey) {
+    return this.post<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>('/onboarding/enrollment/adddevice', {
+      enrollmentToken,
+      deviceId,
+      ...(device === undefined ? {} : { devicePublicKey: device.publicKeyPem }),
+    });
+  }
+
+  /** Sends the face sample (endpoint 5); a live sample completes the enrollment with `registrationCode`. */
+  async addFace(enrollmentToken: string, frames: readonly FaceFrame[], username: string) {
+    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
+    return this.post<{ livenessResult: boolean; enrollmentStatus: number; registrationCode: string; livenessResults: Json; message?: string }>('/onboarding/enrollment/addFace', {
+      enrollmentToken,
+      faceLivenessData,
+    });
+  }
+
+  /** Starts an authentication (endpoint 10). */
+  authenticate(registrationCode: string, deviceId: string) {
+    return this.post<{ authToken: string; requiredChecks: string[] }>('/onboarding/authentication/authenticate', { registrationCode, deviceId });
+  }
+
+  /** The device signs the `authToken` (endpoint 11). */
+  verifyDevice(authToken: string, deviceId: string, device: DeviceSigner) {
+    return this.post<{ message: string; authStatus: number }>('/onboarding/authentication/verifyDevice', { authToken, signature: device.sign(authToken), deviceId });
+  }
+
+  /** Liveness and match of a new face sample against the enrolled face (endpoint 12). */
+  async verifyFace(authToken: string, frames: readonly FaceFrame[], username: string) {
+    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
+    return this.post<{ livenessResult: boolean; matchResult: boolean; matchScore: number; authStatus: number; faceLivenessResults: Json; faceMatchResults: Json }>(
+      '/onboarding/authentication/verifyFace',
+      { authToken, faceLivenessData },
+    );
+  }
+
+  private async headers(): Promise<Record<string, string>> {
+    return { authorization: `Bearer ${await this.token()}`, apikey: this.options.apiKey };
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    const response = await this.fetch(`${this.options.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...(await this.headers()), 'content-type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw await apiError(response);
+    return (await response.json()) as T;
+  }
+}
+
+async function apiError(response: Response): Promise<OnboardingApiError> {
+  const text = await response.text();
+  try {
+    const body = JSON.parse(text) as { error?: { code?: number; description?: string } };
+    return new OnboardingApiError(response.status, body.error?.code, body.error?.description ?? text);
+  } catch {
+    return new OnboardingApiError(response.status, undefined, text);
+  }
+}

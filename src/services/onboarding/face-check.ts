@@ -1,0 +1,73 @@
+import type { KeyObject } from 'node:crypto';
+import { decryptEnvelope, type Envelope } from '../../crypto/envelope.js';
+import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
+import { parseLivenessRequest, type FrameReader } from '../../engines/liveness/liveness-request.js';
+import { analyzeFrames, decidePassiveLiveness, subjectOf, type LivenessContext, type LivenessResult } from '../../engines/liveness/passive-liveness.js';
+import { normalisedSum } from '../../lib/vectors.js';
+import { invalidValue } from '../../server/errors/api-error.js';
+import type { FaceLivenessData } from './schemas.js';
+
+/** What a face sample showed: the liveness result and, from the frames with a usable face, the F500 template. */
+export interface FaceCheck {
+  readonly live: boolean;
+  readonly liveness: LivenessResult;
+  /** Unit F500 vector averaged over the frames' subject faces; undefined when no frame had one. */
+  readonly template: Float32Array | undefined;
+}
+
+/**
+ * Runs a face sample of addFace or verifyFace: opens each frame's envelope with the server key, runs
+ * passive liveness with the customer's workflow (the package's own `workflow` and security level are
+ * not trusted: a client could lower them), and takes the F500 template in the same engine pass.
+ *
+ * @example
+ * const check = await checkFaceSample(engine, body.faceLivenessData, { workflow: 'hotel2', privateKey, context });
+ * if (check.live && check.template) ...
+ * @throws {ApiError} 400 for an unreadable envelope or frame (LivenessInputError, EnvelopeError)
+ */
+export async function checkFaceSample(
+  engine: FaceEngine,
+  data: FaceLivenessData,
+  options: { workflow: string; privateKey: KeyObject; context: LivenessContext },
+): Promise<FaceCheck> {
+  const { workflow_data: sent, meta_data: meta } = data.video;
+  const request = await parseLivenessRequest(
+    { frames: sent.frames, rotation: sent.rotation, timestamp: sent.timestamp, workflow: options.workflow },
+    meta,
+    envelopeFrameReader(options.privateKey),
+  );
+  const frames = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
+  const liveness = decidePassiveLiveness(request, frames, options.context);
+  const vectors = frames.flatMap((frame) => {
+    const face = subjectOf(frame, request, new Set());
+    return face !== undefined && face.recognitionViews.length === FACE_ALGORITHMS.F500.embeddings.views.length ? [FACE_ALGORITHMS.F500.templateVector(face)] : [];
+  });
+  return { live: liveness.decision === 'LIVE', liveness, template: vectors.length === 0 ? undefined : normalisedSum(vectors) };
+}
+
+/** The liveness part of an onboarding response: decision, feedback and score_frr only (no PAD or IAD detail for a client to tune an attack against). */
+export function livenessSummary(result: LivenessResult): { video: { liveness_result: { decision: string; feedback: string[]; score_frr: number } } } {
+  return { video: { liveness_result: { decision: result.decision, feedback: result.feedback, score_frr: result.score_frr } } };
+}
+
+/** A frame's `data` is a `{key, iv, p}` envelope (DESIGN.md §5), as JSON text or as base64 of it; it opens to the image bytes. */
+function envelopeFrameReader(privateKey: KeyObject): FrameReader {
+  return (data, field) => {
+    const text = data.trimStart().startsWith('{') ? data : Buffer.from(data, 'base64').toString('utf8');
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      throw invalidValue(`${field} must be an encrypted frame: a {key, iv, p} envelope as JSON, or that JSON in base64`);
+    }
+    if (!isEnvelope(envelope)) throw invalidValue(`${field}: the envelope must have the string members key, iv and p`);
+    return decryptEnvelope(envelope, privateKey);
+  };
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const { key, iv, p } = value as Record<string, unknown>;
+  return typeof key === 'string' && typeof iv === 'string' && typeof p === 'string';
+}
