@@ -8,6 +8,7 @@ import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
 import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
 import { CLIENT_USAGE, ClientUsageError, clientCommand } from './client.js';
+import { PolicyUsageError } from './admin-policy.js';
 import { OnboardingApiError } from '../client/onboarding-client.js';
 import { TenantError } from '../store/customers.js';
 import { usageReport } from './report.js';
@@ -125,7 +126,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError, ClientUsageError, OnboardingApiError].some((kind) => error instanceof kind);
+    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError, ClientUsageError, OnboardingApiError, PolicyUsageError].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;

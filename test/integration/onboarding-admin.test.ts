@@ -112,4 +112,17 @@ describe('veriport admin', () => {
     assert.equal(list.stdout, 'demo\tDemo customer\n');
     assert.match((await runCli(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout, /^demo-client\tactive\n$/);
   });
+
+  it('shows and sets a customer\'s onboarding policy, refusing bad settings', async () => {
+    const env = { VERIPORT_DATA_DIR: demoDir };
+    assert.match((await runCli(['admin', 'policy', 'show', 'demo'], env)).stdout, /^finalCheck=verifyFace\nlivenessWorkflow=hotel2\nmatchFmrScore=3\nmaxAttempts=3\n$/);
+    const set = await runCli(['admin', 'policy', 'set', 'demo', 'workflow=foxtrot4', 'max-attempts=5'], env);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /livenessWorkflow=foxtrot4\nmatchFmrScore=3\nmaxAttempts=5/);
+    for (const bad of ['workflow=active_up', 'workflow=zulu9', 'match-fmr-score=0', 'max-attempts=2.5', 'colour=blue']) {
+      const refused = await runCli(['admin', 'policy', 'set', 'demo', bad], env);
+      assert.equal(refused.code, 2, `${bad}: ${refused.stdout}`);
+    }
+    assert.equal((await runCli(['admin', 'policy', 'show', 'nobody'], env)).code, 2);
+  });
 });
