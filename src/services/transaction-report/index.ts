@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SERVICE_NAMES, type ServiceDefinition, type ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import type { UsageFilter } from '../../store/usage-counters.js';
-import { adminConfirmation } from './admin-confirmation.js';
+import { adminConfirmation } from '../../server/admin-confirmation.js';
 import { reportCsv, reportFileName } from './report-csv.js';
 import { reportFilter, type ReportPathParams } from './report-filter.js';
 import { ConfirmBody, CsvResponse, NoContentResponse, PeriodParams, ServerParams } from './schemas.js';

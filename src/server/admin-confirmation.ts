@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError, ErrorCode, clientError } from '../../server/errors/api-error.js';
+import { ApiError, ErrorCode, clientError } from './errors/api-error.js';
 
 export interface AdminConfirmationOptions {
   /** The operator's code; undefined disables the destructive calls altogether. */
