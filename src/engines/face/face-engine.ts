@@ -16,6 +16,8 @@ export type DecodedAnalysis = WorkerAnalysis;
 export interface AnalyzeOptions {
   /** Liveness measures of every face and a thumbnail of the frame. */
   readonly liveness?: boolean;
+  /** Quality metrics (face-quality/: ISO/IEC 29794-5-style scores) and eye centres of every face, as `face.quality`. */
+  readonly quality?: boolean;
   readonly rotation?: 0 | 90 | 180 | 270;
 }
 
