@@ -87,14 +87,25 @@ export function cropTransform(points: FaceKeyPoints, size: number, geometry: Cro
  * const textureCrop = sampleCrop(image, transform, false, areaSupersampling(transform));
  */
 export function sampleCrop(image: RgbImage, transform: CropTransform, mirrored = false, supersample = 1): Float32Array {
-  const { size, a, b, tx, ty } = transform;
-  const { data, width, height } = image;
+  return sampleRegion(image, transform, transform.size, transform.size, mirrored, supersample);
+}
+
+/**
+ * {@link sampleCrop} for a `width`×`height` output (the transform's `size` is not used): the constructed
+ * token images of face analysis are not square.
+ *
+ * @example
+ * const pixels = sampleRegion(image, eyeAlignment(points, { rightEye: [180, 288], leftEye: [300, 288] }), 480, 640);
+ */
+export function sampleRegion(image: RgbImage, transform: Omit<CropTransform, 'size'>, width: number, height: number, mirrored = false, supersample = 1): Float32Array {
+  const { a, b, tx, ty } = transform;
+  const { data, width: imageWidth, height: imageHeight } = image;
   const k = Math.max(1, Math.round(supersample));
   const inv = 1 / (k * k);
-  const out = new Float32Array(size * size * 3);
-  for (let v = 0; v < size; v++) {
-    for (let u = 0; u < size; u++) {
-      const cu = mirrored ? size - 1 - u : u;
+  const out = new Float32Array(width * height * 3);
+  for (let v = 0; v < height; v++) {
+    for (let u = 0; u < width; u++) {
+      const cu = mirrored ? width - 1 - u : u;
       let r = 0;
       let g = 0;
       let bl = 0;
@@ -102,34 +113,54 @@ export function sampleCrop(image: RgbImage, transform: CropTransform, mirrored =
         const sv = v + (j + 0.5) / k - 0.5;
         for (let i = 0; i < k; i++) {
           const su = cu + (i + 0.5) / k - 0.5;
-          const x = Math.min(Math.max(a * su - b * sv + tx, 0), width - 1);
-          const y = Math.min(Math.max(b * su + a * sv + ty, 0), height - 1);
+          const x = Math.min(Math.max(a * su - b * sv + tx, 0), imageWidth - 1);
+          const y = Math.min(Math.max(b * su + a * sv + ty, 0), imageHeight - 1);
           const x0 = Math.floor(x);
           const y0 = Math.floor(y);
-          const x1 = Math.min(x0 + 1, width - 1);
-          const y1 = Math.min(y0 + 1, height - 1);
+          const x1 = Math.min(x0 + 1, imageWidth - 1);
+          const y1 = Math.min(y0 + 1, imageHeight - 1);
           const fx = x - x0;
           const fy = y - y0;
           const w00 = (1 - fx) * (1 - fy);
           const w10 = fx * (1 - fy);
           const w01 = (1 - fx) * fy;
           const w11 = fx * fy;
-          const o00 = (y0 * width + x0) * 3;
-          const o10 = (y0 * width + x1) * 3;
-          const o01 = (y1 * width + x0) * 3;
-          const o11 = (y1 * width + x1) * 3;
+          const o00 = (y0 * imageWidth + x0) * 3;
+          const o10 = (y0 * imageWidth + x1) * 3;
+          const o01 = (y1 * imageWidth + x0) * 3;
+          const o11 = (y1 * imageWidth + x1) * 3;
           r += data[o00]! * w00 + data[o10]! * w10 + data[o01]! * w01 + data[o11]! * w11;
           g += data[o00 + 1]! * w00 + data[o10 + 1]! * w10 + data[o01 + 1]! * w01 + data[o11 + 1]! * w11;
           bl += data[o00 + 2]! * w00 + data[o10 + 2]! * w10 + data[o01 + 2]! * w01 + data[o11 + 2]! * w11;
         }
       }
-      const o = (v * size + u) * 3;
+      const o = (v * width + u) * 3;
       out[o] = r * inv;
       out[o + 1] = g * inv;
       out[o + 2] = bl * inv;
     }
   }
   return out;
+}
+
+
+/**
+ * The similarity transform that puts the face's eye centres at `target` eye positions of an output
+ * image (person's right eye on the output's left): rotation and scale from the two eye vectors.
+ *
+ * @example
+ * const transform = eyeAlignment(face.keyPoints, { rightEye: [180, 288], leftEye: [300, 288] });
+ */
+export function eyeAlignment(points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>, target: { rightEye: Point; leftEye: Point }): Omit<CropTransform, 'size'> {
+  const source = [points.leftEye[0] - points.rightEye[0], points.leftEye[1] - points.rightEye[1]] as const;
+  const wanted = [target.leftEye[0] - target.rightEye[0], target.leftEye[1] - target.rightEye[1]] as const;
+  const scale = Math.hypot(...source) / Math.max(Math.hypot(...wanted), 1e-6);
+  const angle = Math.atan2(source[1], source[0]) - Math.atan2(wanted[1], wanted[0]);
+  const a = scale * Math.cos(angle);
+  const b = scale * Math.sin(angle);
+  const [u0, v0] = [(target.rightEye[0] + target.leftEye[0]) / 2, (target.rightEye[1] + target.leftEye[1]) / 2];
+  const [cx, cy] = [(points.rightEye[0] + points.leftEye[0]) / 2, (points.rightEye[1] + points.leftEye[1]) / 2];
+  return { a, b, tx: cx - (a * u0 - b * v0), ty: cy - (b * u0 + a * v0) };
 }
 
 /** Samples per crop pixel side for area averaging: image pixels per crop pixel, rounded up, at most 6. */

@@ -1,14 +1,90 @@
-import type { ServiceDefinition } from '../../server/service-definition.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { decryptJsonEnvelope } from '../../crypto/envelope.js';
+import { adminConfirmation } from '../../server/admin-confirmation.js';
+import { invalidValue } from '../../server/errors/api-error.js';
+import { CodedError } from '../../server/schemas/coded-error.js';
+import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
+import { checkBody } from '../../server/validation.js';
 import { addVersionRoute } from '../../server/version-route.js';
+import { analyzeImages } from './image-analysis.js';
+import { requireProfile, validateProfile } from './profile-parser.js';
+import { calculateRoi } from './roi.js';
+import {
+  AnalyzeImageRequest,
+  AnalyzeImageResponse,
+  AutocaptureVideoRequest,
+  AutocaptureVideoResponse,
+  CalculateRoiRequest,
+  CalculateRoiResponse,
+  EncryptedRequest,
+  ValidateProfileRequest,
+  ValidateProfileResponse,
+} from './schemas.js';
+import { autocaptureVideo } from './video-autocapture.js';
 
-/** Face-image quality, compliance and video autocapture (Doc 2 C). Only `GET /version` so far; the issue that builds this service adds the rest. */
+const SERVICE = 'face-analysis';
+const errors = { '4xx': CodedError, '5xx': CodedError };
+/** The operator's code travels in a header: the spec's shutdown has no body. */
+const CONFIRM_HEADER = 'x-veriport-confirm';
+
+async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
+  const scope = app.withTypeProvider<TypeBoxTypeProvider>();
+  addVersionRoute(app, SERVICE);
+  const confirmation = adminConfirmation({ code: deps.adminConfirmCode });
+
+  scope.post(
+    '/analyzeImage',
+    { schema: { summary: 'Faces of each image with metrics, profile compliance, eye positions and optionally the constructed image', body: AnalyzeImageRequest, response: { 200: AnalyzeImageResponse, ...errors } } },
+    async (request) => analyzeImages(deps.faceEngine(), request.body),
+  );
+  scope.post(
+    '/autocaptureVideo',
+    { schema: { summary: 'Per-frame compliance and feedback; captures after N consecutive compliant frames', body: AutocaptureVideoRequest, response: { 200: AutocaptureVideoResponse, ...errors } } },
+    async (request) => autocaptureVideo(deps.faceEngine(), request.body),
+  );
+  scope.post(
+    '/autocaptureVideoEncrypted',
+    { schema: { summary: '/autocaptureVideo of an encrypted package', body: EncryptedRequest, response: { 200: AutocaptureVideoResponse, ...errors } } },
+    async (request) => autocaptureVideo(deps.faceEngine(), checkBody<AutocaptureVideoRequest>(AutocaptureVideoRequest, decryptJsonEnvelope(request.body, deps.serverKeys.privateKey))),
+  );
+  scope.post(
+    '/calculateROI',
+    { schema: { summary: 'The region of a frame the face must fill for the profile', body: CalculateRoiRequest, response: { 200: CalculateRoiResponse, ...errors } } },
+    async (request) => calculateRoi(requireProfile(request.body.profile.xml, 'profile.xml'), request.body.resolution),
+  );
+  scope.post(
+    '/validateProfile',
+    { schema: { summary: 'Every problem of a face profile (empty when valid)', body: ValidateProfileRequest, response: { 200: ValidateProfileResponse, ...errors } } },
+    async (request) => ({ profileErrors: [...validateProfile(request.body.profile.xml)] }),
+  );
+  scope.post(
+    '/shutdown',
+    {
+      schema: {
+        summary: `Stops the server gracefully; disabled unless VERIPORT_ADMIN_CONFIRM is set, then the ${CONFIRM_HEADER} header must carry it`,
+        response: { 200: Type.Object({ status: Type.String() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers[CONFIRM_HEADER];
+      const confirm = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : Number.NaN;
+      if (deps.adminConfirmCode !== undefined && Number.isNaN(confirm)) throw invalidValue(`the ${CONFIRM_HEADER} header must carry the server's confirmation code`);
+      confirmation.check(confirm, 'shutdown');
+      request.log.warn('shutdown requested through the face-analysis service');
+      reply.raw.once('finish', () => deps.requestShutdown());
+      return { status: 'shutting down' };
+    },
+  );
+}
+
+/** Face-image quality, compliance and video autocapture (spec Doc 2 C). */
 export const faceAnalysisService: ServiceDefinition = {
   name: 'face-analysis',
   prefix: '/face-analysis',
   description: 'Face-image quality, compliance and video autocapture (Doc 2 C)',
   errorStyle: 'coded',
   jsonAsTextPlain: true,
-  plugin: async (app) => {
-    addVersionRoute(app, 'face-analysis');
-  },
+  plugin: faceAnalysisRoutes,
 };

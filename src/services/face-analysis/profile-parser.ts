@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { isMetricName, METRICS, type MetricName } from '../../engines/face-quality/metric-catalog.js';
 import type { ConstructionGeometry, FaceProfile, MetricRule, RangeRule, ValuesRule } from './profile.js';
+import { invalidValue } from '../../server/errors/api-error.js';
 
 /** A parsed profile, or every problem found in the XML (docs/face-analysis.md#profiles lists them). */
 export type ParsedProfile = { readonly profile: FaceProfile } | { readonly errors: readonly string[] };
@@ -295,4 +296,19 @@ function toNumber(raw: string): number | undefined {
 
 function abbreviate(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * The profile of a request, or a 400 -6 listing what is wrong with it (the same messages as
+ * `validateProfile`, at most the first five).
+ *
+ * @example
+ * const profile = requireProfile(body.profile.xml, 'profile.xml');
+ * @throws {ApiError} 400 -6
+ */
+export function requireProfile(xml: string, field: string): FaceProfile {
+  const parsed = parseProfile(xml);
+  if ('profile' in parsed) return parsed.profile;
+  const shown = parsed.errors.slice(0, 5).join('; ');
+  throw invalidValue(`${field} is not a valid face profile: ${shown}${parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more; see /validateProfile)` : ''}`);
 }

@@ -76,6 +76,21 @@ export function roiLayout(profile: FaceProfile, resolution: Resolution): RoiLayo
   return { roi, rightEye: [midX - interEyeDistance / 2, midY], leftEye: [midX + interEyeDistance / 2, midY], interEyeDistance };
 }
 
+/**
+ * Where a face's token image would lie in its frame: the construction's margins around the eye
+ * midpoint, scaled by the face's own inter-eye distance. A footprint that leaves the frame means the
+ * face is off-centre (one side out) or too close (both sides out).
+ *
+ * @example
+ * const box = faceFootprint(profile, face.rightEye, face.leftEye); // { x, y, width, height }, may exceed the frame
+ */
+export function faceFootprint(profile: FaceProfile, rightEye: Point, leftEye: Point): Roi {
+  const margins = regionMargins(profile);
+  const d = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+  const [mx, my] = [(rightEye[0] + leftEye[0]) / 2, (rightEye[1] + leftEye[1]) / 2];
+  return { x: mx - margins.left * d, y: my - margins.up * d, width: (margins.left + margins.right) * d, height: (margins.up + margins.down) * d };
+}
+
 /** The construction's margins, each widened to the profile's minimum crop rule on that side. */
 function regionMargins(profile: FaceProfile): Margins {
   const { width, height, eyeLineY, interEyeDistance, eyeCenterX } = profile.construction;

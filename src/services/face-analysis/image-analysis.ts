@@ -1,0 +1,141 @@
+import { decodeBase64 } from '../../crypto/base64.js';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
+import { ImageDecodeError } from '../../engines/face/image-decoding.js';
+import type { FaceMetrics } from '../../engines/face-quality/face-quality.js';
+import { isMetricName, METRICS, type MetricName } from '../../engines/face-quality/metric-catalog.js';
+import { invalidValue } from '../../server/errors/api-error.js';
+import { evaluateCompliance } from './compliance.js';
+import { constructFace } from './construction.js';
+import { detectionOptions, selectFaces } from './detection-options.js';
+import type { FaceProfile } from './profile.js';
+import { requireProfile } from './profile-parser.js';
+import type { AnalyzeImageRequest } from './schemas.js';
+
+/** Nothing to embed: analysis needs landmarks, pose and the quality pass only. */
+const NO_EMBEDDINGS = { views: [], description: false } as const;
+
+interface OutputPlan {
+  readonly id: string;
+  readonly profile: FaceProfile | undefined;
+  readonly construct: boolean;
+  /** Metrics to report: the profile's, then the ones asked for; undefined when neither was given. */
+  readonly metrics: readonly MetricName[] | undefined;
+}
+
+interface MetricItem {
+  name: MetricName;
+  score: number;
+  complianceStatus?: string;
+  category: string;
+}
+
+interface FaceOutput {
+  id: string;
+  isCompliant?: boolean;
+  imageData?: string;
+  features: Array<{ name: string; x: number; y: number }>;
+  metrics?: MetricItem[];
+}
+
+/**
+ * `POST /analyzeImage`: for each image, the faces kept by its detection options and, per face and per
+ * requested output, the metrics, the profile's compliance, the eye positions and, with
+ * `performConstruction`, the constructed image, whose own analysis then gives every result of that
+ * output (docs/face-analysis.md).
+ *
+ * @example
+ * const { images } = await analyzeImages(engine, { images: [{ id: 'a', input: { imageData }, output: [{ id: 'o', metrics: ['SHARPNESS'] }] }] });
+ * @throws {ApiError} 400 -5 (base64), -6 (any other bad value: parameters, profile, metric name, undecodable image)
+ */
+export async function analyzeImages(engine: FaceEngine, body: AnalyzeImageRequest): Promise<{ images: Array<{ id: string; faces?: Array<{ output: FaceOutput[] }> }> }> {
+  // Every request problem is found before any image is analysed.
+  const plans = body.images.map((image, i) => {
+    const field = `images[${i}].input`;
+    const { input } = image;
+    const options = detectionOptions(
+      { rotation: input.rotation, sensitivity: input.faceSensitivity, granularity: input.faceGranularity, minSize: input.faceMinimumSize, maxSize: input.faceMaximumSize, mode: input.faceDetectionMode },
+      field,
+      { sensitivity: 'faceSensitivity', granularity: 'faceGranularity', minSize: 'faceMinimumSize', maxSize: 'faceMaximumSize', mode: 'faceDetectionMode' },
+    );
+    const outputs = image.output.map((output, j) => outputPlan(output, `images[${i}].output[${j}]`));
+    return { id: image.id, bytes: decodeBase64(input.imageData, `${field}.imageData`), options, outputs, field };
+  });
+
+  const images = await Promise.all(
+    plans.map(async (plan) => {
+      const analysis = await analyze(engine, plan.bytes, plan.options.rotation, `${plan.field}.imageData`);
+      const faces = selectFaces(analysis.faces, plan.options, analysis.width, analysis.height);
+      if (faces.length === 0) return { id: plan.id };
+      const results = await Promise.all(
+        faces.map(async (face) => ({ output: await Promise.all(plan.outputs.map((output) => faceOutput(engine, plan.bytes, plan.options.rotation, face, output))) })),
+      );
+      return { id: plan.id, faces: results };
+    }),
+  );
+  return { images };
+}
+
+function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][number], field: string): OutputPlan {
+  const profile = output.profileXml === undefined ? undefined : requireProfile(output.profileXml, `${field}.profileXml`);
+  if (output.performConstruction === true && profile === undefined) throw invalidValue(`${field}.performConstruction needs a profileXml (its construction geometry)`);
+  const asked = output.metrics ?? [];
+  const unknown = asked.filter((name) => !isMetricName(name));
+  if (unknown.length > 0) throw invalidValue(`${field}.metrics: unknown metric ${unknown.map((n) => `'${n}'`).join(', ')} (docs/face-analysis.md#metrics lists them)`);
+  const names = [...(profile?.rules.map((r) => r.metric) ?? []), ...(asked as MetricName[])];
+  return {
+    id: output.id,
+    profile,
+    construct: output.performConstruction === true,
+    metrics: profile === undefined && output.metrics === undefined ? undefined : names.filter((name, k) => names.indexOf(name) === k),
+  };
+}
+
+async function analyze(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, field: string): Promise<WorkerAnalysis> {
+  try {
+    return await engine.analyze(bytes, NO_EMBEDDINGS, { quality: true, rotation });
+  } catch (error) {
+    if (error instanceof ImageDecodeError) throw invalidValue(`${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function faceOutput(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, face: AnalyzedFace, plan: OutputPlan): Promise<FaceOutput> {
+  let subject: AnalyzedFace | undefined = face;
+  let imageData: string | undefined;
+  if (plan.construct) {
+    const constructed = await constructFace(bytes, rotation, face.keyPoints, plan.profile!);
+    imageData = constructed.toString('base64');
+    // The constructed image is analysed on its own; its largest face is the one placed there.
+    const again = await engine.analyze(constructed, NO_EMBEDDINGS, { quality: true });
+    subject = [...again.faces].sort((a, b) => b.box[2] - a.box[2])[0];
+  }
+  const scores: FaceMetrics = subject?.quality?.metrics ?? {};
+  const result: FaceOutput = {
+    id: plan.id,
+    ...(imageData === undefined ? {} : { imageData }),
+    features: (subject?.quality?.features ?? []).map((f) => ({ name: f.name, x: round(f.x), y: round(f.y) })),
+  };
+  if (plan.profile !== undefined) {
+    const { isCompliant, statuses } = evaluateCompliance(plan.profile, scores);
+    result.isCompliant = isCompliant;
+    result.metrics = metricItems(plan.metrics!, scores, statuses);
+  } else if (plan.metrics !== undefined) {
+    result.metrics = metricItems(plan.metrics, scores, {});
+  }
+  return result;
+}
+
+/** A metric that could not be measured has no score to report and is left out (a required one still fails the profile). */
+function metricItems(names: readonly MetricName[], scores: FaceMetrics, statuses: Partial<Record<MetricName, string>>): MetricItem[] {
+  return names.flatMap((name) => {
+    const score = scores[name];
+    if (score === undefined || !Number.isFinite(score)) return [];
+    const status = statuses[name];
+    return [{ name, score: round(score), ...(status === undefined ? {} : { complianceStatus: status }), category: METRICS[name].category }];
+  });
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
