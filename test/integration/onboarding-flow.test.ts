@@ -170,6 +170,23 @@ describe('onboarding: enrollment and authentication through HTTP with the client
     assert.match(((await response.json()) as { error: { description: string } }).error.description, /EXPIRED/);
   });
 
+  it('expires the enrollmentToken (VERIPORT_ENROLLMENT_TTL_SECONDS)', async () => {
+    const shortLived = await testApp({ VERIPORT_ENROLLMENT_TTL_SECONDS: '1' }, { store, services: [onboardingService] });
+    try {
+      const token = await acme.token();
+      const call = (url: string, body: unknown) =>
+        shortLived.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, apikey: apiKey, host: new URL(baseUrl).host }, payload: body as object });
+      const started = await call('/onboarding/enrollment/enroll', { username: 'frank', email: 'frank@example.com', phoneNumber: '+15550105' });
+      assert.equal(started.statusCode, 200, started.body);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const late = await call('/onboarding/enrollment/adddevice', { enrollmentToken: started.json<{ enrollmentToken: string }>().enrollmentToken, deviceId: 'phone-frank' });
+      assert.equal(late.statusCode, 410, late.body);
+      assert.match(late.json<{ error: { description: string } }>().error.description, /expired/);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
   it('keeps tenants apart: another customer\'s API key is 401, its token cannot reach acme\'s users', async () => {
     await refused(acmeWithGlobexKey.authenticate(alice.face.registrationCode, 'phone-alice'), 401);
     assert.match(await refused(globex.authenticate(alice.face.registrationCode, 'phone-alice'), 403), /not recognised/);
