@@ -2,14 +2,15 @@
  * `npm run eval -- <suite> <dir> [options]`: accuracy and speed evaluations on labelled data, each
  * printing a table and writing its report under reports/.
  *
- * Suites: `faces` (face recognition: eval/faces.ts), `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the
+ * Suites: `analysis` (face-quality metrics: eval/analysis.ts), `faces` (face recognition: eval/faces.ts), `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the
  * presentation-attack classifier: eval/train-pad.ts).
  */
+import { evalAnalysis } from './analysis.js';
 import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
 import { trainPad } from './train-pad.js';
 
-const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { faces: evalFaces, liveness: evalLiveness, 'train-pad': trainPad };
+const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { analysis: evalAnalysis, faces: evalFaces, liveness: evalLiveness, 'train-pad': trainPad };
 
 const [suite, ...rest] = process.argv.slice(2);
 const run = suite ? SUITES[suite] : undefined;
