@@ -31,9 +31,9 @@ export async function autocaptureVideo(
 ): Promise<{ frameResults: Array<{ compliant: boolean; feedback: string[] }>; results: { captured: boolean; capturedFrameIndex: number } }> {
   const profile = requireProfile(body.profile.xml, 'profile.xml');
   const options = detectionOptions(
-      { rotation: body.rotation, sensitivity: body.faceDetectionSensitivity, granularity: body.faceDetectionGranularity, minSize: body.faceDetectionMinSize, maxSize: body.faceDetectionMaxSize, mode: body.faceDetectionMode },
-      'request',
-      { sensitivity: 'faceDetectionSensitivity', granularity: 'faceDetectionGranularity', minSize: 'faceDetectionMinSize', maxSize: 'faceDetectionMaxSize', mode: 'faceDetectionMode' },
+    { rotation: body.rotation, sensitivity: body.faceDetectionSensitivity, granularity: body.faceDetectionGranularity, minSize: body.faceDetectionMinSize, maxSize: body.faceDetectionMaxSize, mode: body.faceDetectionMode },
+    'request',
+    { sensitivity: 'faceDetectionSensitivity', granularity: 'faceDetectionGranularity', minSize: 'faceDetectionMinSize', maxSize: 'faceDetectionMaxSize', mode: 'faceDetectionMode' },
   );
   const preview = body.resolutionPreview;
   const capture = body.resolutionCapture;
