@@ -164,7 +164,7 @@ export function eyeAlignment(points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>
 }
 
 /** Samples per crop pixel side for area averaging: image pixels per crop pixel, rounded up, at most 6. */
-export function areaSupersampling(transform: CropTransform): number {
+export function areaSupersampling(transform: Pick<CropTransform, 'a' | 'b'>): number {
   return Math.min(6, Math.max(1, Math.ceil(Math.hypot(transform.a, transform.b) - 1e-6)));
 }
 

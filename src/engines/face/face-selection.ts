@@ -45,3 +45,36 @@ export function selectSubjectFace(faces: readonly FaceObservation[], rules: Subj
   }
   return { ok: true, face: main, interEyePixels };
 }
+
+/** The spec's face detection modes (Doc 2: face liveness and face analysis). */
+export const FACE_DETECTION_MODES = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOMINANT_FACE_BY_SIZE', 'DOMINANT_FACE_BY_SCORE'] as const;
+export type FaceDetectionMode = (typeof FACE_DETECTION_MODES)[number];
+
+/** Which detections a request accepts: face width bounds (shares of the shorter image side) and a confidence floor. */
+export interface DetectionBounds {
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly minScore: number;
+}
+
+/**
+ * The least detector confidence for a request's detection `sensitivity` s (0..1): 0.3 + 0.6·(1 − s),
+ * so s = 1 keeps everything the detector reports (its own floor is 0.3) and s = 0 only near-certain faces.
+ *
+ * @example
+ * scoreFloorOfSensitivity(1); // 0.3
+ */
+export function scoreFloorOfSensitivity(sensitivity: number): number {
+  return 0.3 + 0.6 * (1 - sensitivity);
+}
+
+/**
+ * The faces within a request's size bounds and above its confidence floor.
+ *
+ * @example
+ * const kept = withinDetectionBounds(analysis.faces, { minSize: 0.2, maxSize: 1, minScore: 0.3 }, analysis.width, analysis.height);
+ */
+export function withinDetectionBounds<F extends Pick<FaceObservation, 'box' | 'score'>>(faces: readonly F[], bounds: DetectionBounds, width: number, height: number): F[] {
+  const shorter = Math.min(width, height);
+  return faces.filter((f) => f.score >= bounds.minScore && f.box[2] >= bounds.minSize * shorter && f.box[2] <= bounds.maxSize * shorter);
+}

@@ -1,29 +1,10 @@
 import sharp, { type Metadata } from 'sharp';
 import { decodeBase64 } from '../../crypto/base64.js';
-import { LivenessInputError } from './liveness-input-error.js';
+import { FACE_DETECTION_MODES, scoreFloorOfSensitivity } from '../face/face-selection.js';
+import { LivenessCode, LivenessInputError } from './liveness-input-error.js';
 import { screenColourOf, type Rgb } from './light-trace.js';
 import { MAX_FRAMES, parseWorkflow, type Workflow } from './workflows.js';
 
-/** Face-liveness 400 codes (spec Doc 2, errors). */
-export const LivenessCode = {
-  invalidValue: -6,
-  imageDataInvalid: -7,
-  imageSizeInvalid: -8,
-  minSizeRange: 118,
-  maxSizeRange: 119,
-  minAboveMax: 120,
-  sensitivityRange: 121,
-  granularityRange: 122,
-  interframeTime: 125,
-  unparsableImage: 139,
-  timestampInvalid: 141,
-  imageFormat: 152,
-  sizesDiffer: 153,
-  detectionMode: 155,
-  rotation: 312,
-} as const;
-
-const DETECTION_MODES = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOMINANT_FACE_BY_SIZE', 'DOMINANT_FACE_BY_SCORE'];
 /** Frames smaller than this (shorter side) cannot show a face at a usable size; larger ones are refused as oversized. */
 const MIN_SIDE = 120;
 const MAX_SIDE = 4096;
@@ -110,8 +91,8 @@ export async function parseLivenessRequest(
   }
   const sensitivity = fraction(data.face_detection_sensitivity, 1, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
   fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
-  if (data.face_detection_mode !== undefined && !DETECTION_MODES.includes(data.face_detection_mode)) {
-    throw new LivenessInputError(LivenessCode.detectionMode, `face_detection_mode must be one of ${DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
+  if (data.face_detection_mode !== undefined && !(FACE_DETECTION_MODES as readonly string[]).includes(data.face_detection_mode)) {
+    throw new LivenessInputError(LivenessCode.detectionMode, `face_detection_mode must be one of ${FACE_DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
   }
   const rotation = data.rotation ?? 0;
   if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) {
@@ -164,7 +145,7 @@ export async function parseLivenessRequest(
     lightTraceMode,
     faceMinSize,
     faceMaxSize,
-    faceMinScore: 0.3 + 0.6 * (1 - sensitivity),
+    faceMinScore: scoreFloorOfSensitivity(sensitivity),
     deviceNames,
   };
 }

@@ -3,7 +3,7 @@ import { faceCalibration } from '../face/face-calibration.js';
 import type { FaceEngine } from '../face/face-engine.js';
 import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
 import type { CropView } from '../face/face-pipeline.js';
-import { DEFAULT_SUBJECT_RULES, selectSubjectFace, type SubjectRules } from '../face/face-selection.js';
+import { DEFAULT_SUBJECT_RULES, selectSubjectFace, withinDetectionBounds, type SubjectRules } from '../face/face-selection.js';
 import { padScore } from './pad-classifier.js';
 import { padThreshold, scoreFrr } from './pad-calibration.js';
 import { lightTrace, lightTraceVerdict } from './light-trace.js';
@@ -56,6 +56,17 @@ export interface LivenessContext {
   readonly maxAgeMs: number;
   readonly maxSkewMs: number;
   readonly iadModes: ReadonlyMap<string, SignalMode>;
+}
+
+/**
+ * The context a decision is taken in, from the server's liveness settings (docs/configuration.md):
+ * package age and clock-skew limits and the IAD signal modes.
+ *
+ * @example
+ * decidePassiveLiveness(request, frames, livenessContext(config, Date.now()));
+ */
+export function livenessContext(settings: { readonly livenessMaxAgeMs: number; readonly livenessMaxSkewMs: number; readonly iadModes: ReadonlyMap<string, SignalMode> }, now: number): LivenessContext {
+  return { now, maxAgeMs: settings.livenessMaxAgeMs, maxSkewMs: settings.livenessMaxSkewMs, iadModes: settings.iadModes };
 }
 
 /**
@@ -149,8 +160,8 @@ function lightTraceStatus(request: LivenessRequest, subjects: ReadonlyArray<Anal
 
 /** The usable face of a frame, noting why a frame has none. */
 export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
-  const shorter = Math.min(frame.width, frame.height);
-  const sized = frame.faces.filter((f) => f.score >= request.faceMinScore && f.box[2] >= request.faceMinSize * shorter && f.box[2] <= request.faceMaxSize * shorter);
+  const bounds = { minSize: request.faceMinSize, maxSize: request.faceMaxSize, minScore: request.faceMinScore };
+  const sized = withinDetectionBounds(frame.faces, bounds, frame.width, frame.height);
   const subject = selectSubjectFace(sized, ANY_SIZE);
   if (subject.ok) return subject.face as AnalyzedFace;
   feedback.add(subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');

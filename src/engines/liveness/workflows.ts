@@ -1,7 +1,4 @@
-import { LivenessInputError } from './liveness-input-error.js';
-
-/** The shared 400 code for a value that is present but not acceptable (spec Doc 2). */
-const INVALID_VALUE = -6;
+import { LivenessCode, LivenessInputError } from './liveness-input-error.js';
 
 /**
  * What a workflow name means here (the spec names them, we define them; docs/liveness.md):
@@ -45,10 +42,10 @@ export function parseWorkflow(name: string, securityLevel?: number): Workflow {
   const passive = /^(hotel|foxtrot|charlie)([246])$/.exec(name);
   const active = /^active_(up|down|left|right)$/.exec(name);
   if (!passive && !active) {
-    throw new LivenessInputError(INVALID_VALUE, `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`);
+    throw new LivenessInputError(LivenessCode.invalidValue, `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`);
   }
   if (securityLevel !== undefined && (securityLevel < 1 || securityLevel > TARGET_BPCER_BY_LEVEL.length)) {
-    throw new LivenessInputError(INVALID_VALUE, `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`);
+    throw new LivenessInputError(LivenessCode.invalidValue, `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`);
   }
   if (active) return { name, method: 'active', securityLevel: securityLevel ?? ACTIVE_LEVEL, move: active[1] as HeadMove, minFrames: 2 };
   const method = passive![1] as Exclude<LivenessMethod, 'active'>;

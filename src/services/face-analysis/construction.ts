@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { eyeAlignment, sampleRegion, type FaceKeyPoints } from '../../engines/face/face-alignment.js';
+import { areaSupersampling, eyeAlignment, sampleRegion, type FaceKeyPoints } from '../../engines/face/face-alignment.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
 import type { FaceProfile } from './profile.js';
 import { constructionEyes } from './profile.js';
@@ -18,8 +18,7 @@ export async function constructFace(imageBytes: Uint8Array, rotation: 0 | 90 | 1
   const { width, height } = profile.construction;
   const transform = eyeAlignment(points, constructionEyes(profile.construction));
   // Area-average when the output is smaller than the face in the source, so it does not alias.
-  const supersample = Math.min(4, Math.max(1, Math.ceil(Math.hypot(transform.a, transform.b) - 1e-6)));
-  const pixels = sampleRegion(image, transform, width, height, false, supersample);
+  const pixels = sampleRegion(image, transform, width, height, false, areaSupersampling(transform));
   return sharp(Buffer.from(Uint8Array.from(pixels, (v) => Math.round(v))), { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 95 })
     .toBuffer();

@@ -1,17 +1,10 @@
 import type { FaceObservation } from '../../engines/face/face-pipeline.js';
+import { FACE_DETECTION_MODES, scoreFloorOfSensitivity, withinDetectionBounds, type DetectionBounds, type FaceDetectionMode } from '../../engines/face/face-selection.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 
-export type FaceDetectionMode = 'FACE_ORDERING_BY_SIZE' | 'FACE_ORDERING_BY_SCORE' | 'DOMINANT_FACE_BY_SIZE' | 'DOMINANT_FACE_BY_SCORE';
-const MODES: readonly FaceDetectionMode[] = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOMINANT_FACE_BY_SIZE', 'DOMINANT_FACE_BY_SCORE'];
-
-/** Which detected faces a request keeps, and in what order. */
-export interface DetectionOptions {
+/** Which detected faces a request keeps (the bounds, as face liveness reads them), and in what order. */
+export interface DetectionOptions extends DetectionBounds {
   readonly rotation: 0 | 90 | 180 | 270;
-  /** Face width bounds, as shares of the shorter image side. */
-  readonly minSize: number;
-  readonly maxSize: number;
-  /** Least detector confidence: 0.3 + 0.6·(1 − sensitivity), as in face liveness (docs/liveness.md). */
-  readonly minScore: number;
   readonly mode: FaceDetectionMode;
 }
 
@@ -41,8 +34,8 @@ export function detectionOptions(
   const rotation = given.rotation ?? 0;
   if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) throw invalidValue(`${field}.rotation must be 0, 90, 180 or 270 (got ${rotation})`);
   const mode = given.mode ?? 'FACE_ORDERING_BY_SIZE';
-  if (!(MODES as readonly string[]).includes(mode)) throw invalidValue(`${field}.${names.mode} must be one of ${MODES.join(', ')} (got '${mode}')`);
-  return { rotation, minSize, maxSize, minScore: 0.3 + 0.6 * (1 - sensitivity), mode: mode as FaceDetectionMode };
+  if (!(FACE_DETECTION_MODES as readonly string[]).includes(mode)) throw invalidValue(`${field}.${names.mode} must be one of ${FACE_DETECTION_MODES.join(', ')} (got '${mode}')`);
+  return { rotation, minSize, maxSize, minScore: scoreFloorOfSensitivity(sensitivity), mode: mode as FaceDetectionMode };
 }
 
 /**
@@ -53,8 +46,7 @@ export function detectionOptions(
  * const kept = selectFaces(analysis.faces, options, analysis.width, analysis.height);
  */
 export function selectFaces<F extends Pick<FaceObservation, 'box' | 'score'>>(faces: readonly F[], options: DetectionOptions, width: number, height: number): F[] {
-  const shorter = Math.min(width, height);
-  const kept = faces.filter((f) => f.score >= options.minScore && f.box[2] >= options.minSize * shorter && f.box[2] <= options.maxSize * shorter);
+  const kept = withinDetectionBounds(faces, options, width, height);
   const bySize = options.mode.endsWith('BY_SIZE');
   kept.sort((a, b) => (bySize ? b.box[2] * b.box[3] - a.box[2] * a.box[3] : b.score - a.score));
   return options.mode.startsWith('DOMINANT') ? kept.slice(0, 1) : kept;

@@ -91,7 +91,14 @@ function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][numb
   };
 }
 
-async function analyze(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, field: string): Promise<WorkerAnalysis> {
+/**
+ * One image through the face worker with the quality pass (no embeddings); an image that cannot be
+ * decoded is a 400 -6 naming `field`.
+ *
+ * @example
+ * const analysis = await analyze(engine, bytes, 0, 'frames[3].data');
+ */
+export async function analyze(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, field: string): Promise<WorkerAnalysis> {
   try {
     return await engine.analyze(bytes, NO_EMBEDDINGS, { quality: true, rotation });
   } catch (error) {

@@ -5,6 +5,7 @@ import { decryptJsonEnvelope } from '../../crypto/envelope.js';
 import { adminConfirmation } from '../../server/admin-confirmation.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import { CodedError } from '../../server/schemas/coded-error.js';
+import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { checkBody } from '../../server/validation.js';
 import { addVersionRoute } from '../../server/version-route.js';
@@ -18,7 +19,6 @@ import {
   AutocaptureVideoResponse,
   CalculateRoiRequest,
   CalculateRoiResponse,
-  EncryptedRequest,
   ValidateProfileRequest,
   ValidateProfileResponse,
 } from './schemas.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-const Base64 = (description: string) => Type.String({ format: 'base64', description });
+import { Base64 } from '../../server/schemas/encrypted-request.js';
 const Fraction = (description: string) => Type.Optional(Type.Number({ description: `${description}; 0 to 1` }));
 const DetectionMode = Type.Optional(
   Type.String({ description: 'FACE_ORDERING_BY_SIZE (default: every face, largest first), FACE_ORDERING_BY_SCORE, DOMINANT_FACE_BY_SIZE, DOMINANT_FACE_BY_SCORE (one face)' }),
@@ -95,8 +95,6 @@ export const AutocaptureVideoResponse = Type.Object({
   frameResults: Type.Array(Type.Object({ compliant: Type.Boolean(), feedback: Type.Array(Type.String()) })),
   results: Type.Object({ captured: Type.Boolean(), capturedFrameIndex: Type.Integer() }),
 });
-
-export const EncryptedRequest = Type.Object({ key: Base64('RSA-OAEP-SHA256 wrapped AES key'), iv: Base64('12-byte nonce'), p: Base64('AES-256-GCM ciphertext and tag') });
 
 export const CalculateRoiRequest = Type.Object({ profile: Type.Object({ xml: ProfileXml }), resolution: Resolution });
 export type CalculateRoiRequest = Static<typeof CalculateRoiRequest>;

@@ -1,11 +1,11 @@
 import { decodeBase64 } from '../../crypto/base64.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
-import { ImageDecodeError } from '../../engines/face/image-decoding.js';
 import type { FaceMetrics } from '../../engines/face-quality/face-quality.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import { evaluateCompliance } from './compliance.js';
 import { detectionOptions, selectFaces } from './detection-options.js';
 import { frameFeedback } from './frame-feedback.js';
+import { analyze } from './image-analysis.js';
 import { requireProfile } from './profile-parser.js';
 import type { AutocaptureVideoRequest } from './schemas.js';
 
@@ -53,13 +53,7 @@ export async function autocaptureVideo(
 
   const frameResults = await Promise.all(
     frames.map(async (bytes, i) => {
-      let analysis;
-      try {
-        analysis = await engine.analyze(bytes, { views: [], description: false }, { quality: true, rotation: options.rotation });
-      } catch (error) {
-        if (error instanceof ImageDecodeError) throw invalidValue(`frames[${i}].data: ${error.message}`);
-        throw error;
-      }
+      const analysis = await analyze(engine, bytes, options.rotation, `frames[${i}].data`);
       if (analysis.width !== preview.width || analysis.height !== preview.height) {
         throw invalidValue(`frames[${i}] is ${analysis.width}×${analysis.height} (after rotation); frames must have resolutionPreview (${preview.width}×${preview.height})`);
       }

@@ -9,8 +9,9 @@ import { versionText } from '../../server/version.js';
 import { parseLivenessRequest } from '../../engines/liveness/liveness-request.js';
 import { assessActiveLiveness } from './active-liveness.js';
 import { bestFrame, constructPortrait, frameFeedback } from './autocapture.js';
-import { analyzeFrames, decidePassiveLiveness, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
-import { ActiveLivenessRequest, ActiveLivenessResponse, AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, EncryptedRequest, FaceLivenessRequest } from './schemas.js';
+import { analyzeFrames, decidePassiveLiveness, livenessContext } from '../../engines/liveness/passive-liveness.js';
+import { ActiveLivenessRequest, ActiveLivenessResponse, AnalyzeResponse, CheckLivenessResponse, EncryptedLivenessRequest, FaceLivenessRequest } from './schemas.js';
+import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 
 const SERVICE = 'face-liveness';
@@ -20,12 +21,7 @@ async function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencie
   const version = versionText(SERVICE);
   addVersionRoute(app, SERVICE);
 
-  const context = (now: number): LivenessContext => ({
-    now,
-    maxAgeMs: deps.config.livenessMaxAgeMs,
-    maxSkewMs: deps.config.livenessMaxSkewMs,
-    iadModes: deps.config.iadModes,
-  });
+  const context = (now: number) => livenessContext(deps.config, now);
   const passiveRequest = async (body: FaceLivenessRequest) => {
     const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
     if (request.workflow.method === 'active') throw invalidValue(`workflow ${request.workflow.name} is active: send it with the passive request to /checkActiveLiveness`);

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CodedError } from '../../server/schemas/coded-error.js';
-
-const Base64 = (description: string) => Type.String({ format: 'base64', description });
+import { Base64 } from '../../server/schemas/encrypted-request.js';
 
 /** A face given as an image or as a template: exactly one of the two members. */
 export const FaceSample = Type.Object(

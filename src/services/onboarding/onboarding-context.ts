@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { templateSealer, type TemplateSealer } from '../../crypto/template-sealing.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { LivenessContext } from '../../engines/liveness/passive-liveness.js';
+import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import { onboardingAuthenticationsRepository, type OnboardingAuthenticationsRepository } from '../../store/onboarding-authentications.js';
 import { onboardingEnrollmentsRepository, type OnboardingEnrollmentsRepository } from '../../store/onboarding-enrollments.js';
@@ -45,7 +45,7 @@ export function onboardingContext(deps: ServiceDependencies, now: () => Date = (
     sealer: templateSealer(deps.config.templateKey ?? deps.serverKeys.privateKey),
     faceEngine: deps.faceEngine,
     privateKey: deps.serverKeys.privateKey,
-    liveness: (at) => ({ now: at, maxAgeMs: deps.config.livenessMaxAgeMs, maxSkewMs: deps.config.livenessMaxSkewMs, iadModes: deps.config.iadModes }),
+    liveness: (at) => livenessContext(deps.config, at),
     enrollmentTtlMs: deps.config.enrollmentTtlSeconds * 1000,
     authTtlMs: deps.config.authTtlSeconds * 1000,
     now,
