@@ -221,8 +221,9 @@ describe('VectorGallery', () => {
 describe('SIMD kernel', () => {
   // Odd shapes on purpose: padding inside the last block, a row count that is not a multiple of 4,
   // and rows long enough (600 int8 = 38 blocks, 200 float32 = 50 blocks) for the looped code path.
-  for (const dims of [7, 100, 128, 600]) {
-    it(`int8 x ${dims}: integer dots equal a JS reference exactly, scores equal the JS kernel`, () => {
+  // Both ways of widening the int8 rows (load8x8_s, the default, and load + extend).
+  for (const [dims, widenOnLoad] of [7, 100, 128, 600].flatMap((d) => [[d, true], [d, false]] as const)) {
+    it(`int8 x ${dims}${widenOnLoad ? '' : ' (extend after load)'}: integer dots equal a JS reference exactly, scores equal the JS kernel`, () => {
       const random = seededRandom(dims);
       const count = 53;
       const stride = rowBytes('int8', dims);
@@ -241,7 +242,7 @@ describe('SIMD kernel', () => {
       }
       for (let d = 0; d < dims; d += 1) i16[probeAt / 2 + d] = d % 3 === 0 ? -127 : Math.floor(random() * 255) - 127;
 
-      const simd = createKernel(memory, 'int8', dims);
+      const simd = createKernel(memory, 'int8', dims, { tuning: { widenOnLoad } });
       const js = createKernel(memory, 'int8', dims, { simd: false });
       assert.equal(simd.simd, true);
       simd.dots(rowsAt, count, probeAt, outAt);

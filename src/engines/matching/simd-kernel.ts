@@ -111,6 +111,7 @@ export const Op = {
 /** SIMD opcodes (each follows the 0xfd prefix as an unsigned LEB128). */
 export const SimdOp = {
   v128_load: 0x00,
+  v128_load8x8_s: 0x01,
   v128_store: 0x0b,
   v128_const: 0x0c,
   i8x16_shuffle: 0x0d,
@@ -211,6 +212,11 @@ export class Code {
   /** `v128.load` at a constant byte offset from the address on the stack. @example code.localGet(0).v128Load(32) */
   v128Load(offset: number): this {
     return this.simd(SimdOp.v128_load, 4, ...uleb(offset)); // align hint 2^4 = 16 bytes
+  }
+
+  /** `v128.load8x8_s` (8 int8 widened to i16x8 by the load itself) at a constant byte offset. @example code.localGet(0).v128Load8x8(8) */
+  v128Load8x8(offset: number): this {
+    return this.simd(SimdOp.v128_load8x8_s, 3, ...uleb(offset)); // align hint 2^3 = 8 bytes
   }
 
   /** `v128.store` at a constant byte offset (address, then value, on the stack). @example code.localGet(4).localGet(9).v128Store(0) */
@@ -318,9 +324,15 @@ export interface KernelTuning {
   readonly rowsPerIteration: 1 | 4 | 8;
   /** Wrap each unrolled block in a never-taken branch so its arithmetic is not sunk below later loads. */
   readonly fence: boolean;
+  /**
+   * int8: widen the row's bytes to int16 in the load (`v128.load8x8_s`, one pmovsxbw with a memory
+   * operand on x64) instead of loading 16 bytes and widening each half (`extend_high` alone is two
+   * instructions there).
+   */
+  readonly widenOnLoad: boolean;
 }
 
-const DEFAULT_TUNING: KernelTuning = { unrollBlocks: 32, loopBlocks: 8, rowsPerIteration: 4, fence: true };
+const DEFAULT_TUNING: KernelTuning = { unrollBlocks: 32, loopBlocks: 8, rowsPerIteration: 4, fence: true, widenOnLoad: true };
 
 const P_ROWS = 0;
 const P_COUNT = 1;
@@ -373,12 +385,16 @@ function emitBlock(c: Code, spec: KernelSpec, rows: number, probePtr: number, b:
     c.localGet(probePtr).v128Load(b * 2 * LANE_BYTES + LANE_BYTES).localSet(probeHi);
     for (let r = 0; r < rows; r += 1) {
       const a = acc + r;
-      c.localGet(a)
-        .localGet(P_ROWS).v128Load(r * spec.stride + b * LANE_BYTES).localTee(row).simd(SimdOp.i16x8_extend_low_i8x16_s)
-        .localGet(probeLo).simd(SimdOp.i32x4_dot_i16x8_s)
-        .localGet(row).simd(SimdOp.i16x8_extend_high_i8x16_s)
-        .localGet(probeHi).simd(SimdOp.i32x4_dot_i16x8_s)
-        .simd(add).simd(add).localSet(a);
+      const at = r * spec.stride + b * LANE_BYTES;
+      c.localGet(a);
+      if (spec.tuning.widenOnLoad) {
+        c.localGet(P_ROWS).v128Load8x8(at).localGet(probeLo).simd(SimdOp.i32x4_dot_i16x8_s);
+        c.localGet(P_ROWS).v128Load8x8(at + LANE_BYTES / 2).localGet(probeHi).simd(SimdOp.i32x4_dot_i16x8_s);
+      } else {
+        c.localGet(P_ROWS).v128Load(at).localTee(row).simd(SimdOp.i16x8_extend_low_i8x16_s).localGet(probeLo).simd(SimdOp.i32x4_dot_i16x8_s);
+        c.localGet(row).simd(SimdOp.i16x8_extend_high_i8x16_s).localGet(probeHi).simd(SimdOp.i32x4_dot_i16x8_s);
+      }
+      c.simd(add).simd(add).localSet(a);
     }
   } else {
     c.localGet(probePtr).v128Load(b * LANE_BYTES).localSet(probeLo);
