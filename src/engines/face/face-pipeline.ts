@@ -1,6 +1,6 @@
 import type * as tfTypes from '@tensorflow/tfjs-core';
 import { unitVector } from '../../lib/vectors.js';
-import { cropTransform, DEFAULT_CROP_GEOMETRY, keyPoints, sampleCrop, type CropGeometry, type FaceKeyPoints } from './face-alignment.js';
+import { cropTransform, DEFAULT_CROP_GEOMETRY, keyPoints, sampleCrop, type CropGeometry, type CropTransform, type FaceKeyPoints } from './face-alignment.js';
 import { FaceDetector, type DetectedFace } from './face-detector.js';
 import { DEFAULT_SUBJECT_RULES } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
@@ -15,6 +15,10 @@ import { startTfjs } from './tfjs-runtime.js';
 export interface CropView {
   readonly zoom: number;
   readonly mirrored: boolean;
+  /** Degrees the crop is turned about the eye midpoint (positive: the face turns clockwise in the crop). */
+  readonly rotation?: number;
+  /** Crop pixels the face moves by, [right, down]. */
+  readonly shift?: readonly [number, number];
 }
 
 /** The plain standard crop. */
@@ -108,7 +112,7 @@ export class FacePipeline {
     const detectedAt = performance.now();
     const observations: FaceObservation[] = [];
     // Faces under half the width of the largest are background: never the subject (face-selection.ts),
-    // so they are not embedded (each view costs ~55 ms).
+    // so they are not embedded (each view costs ~9 ms).
     const largest = Math.max(0, ...detected.map((f) => f.box[2]));
     const subjectWidth = DEFAULT_SUBJECT_RULES.competingFaceRatio * largest;
     for (const face of detected) {
@@ -117,14 +121,9 @@ export class FacePipeline {
       if (options.views.length > 0 && face.box[2] >= subjectWidth) {
         const crops = options.views.map((view) => {
           const geometry = { ...this.config.geometry, eyeToMouth: this.config.geometry.eyeToMouth * view.zoom };
-          return sampleCrop(image, cropTransform(points, RECOGNIZER_INPUT_SIZE, geometry), view.mirrored);
+          return sampleCrop(image, viewTransform(cropTransform(points, RECOGNIZER_INPUT_SIZE, geometry), geometry, view), view.mirrored);
         });
-        const batch = tf.tensor4d(concat(crops), [crops.length, RECOGNIZER_INPUT_SIZE, RECOGNIZER_INPUT_SIZE, 3], 'float32');
-        try {
-          recognitionViews = await this.recognizer.embed(batch);
-        } finally {
-          batch.dispose();
-        }
+        recognitionViews = await this.recognizer.embed(crops);
       }
       observations.push({
         box: face.box,
@@ -140,13 +139,20 @@ export class FacePipeline {
   }
 }
 
-function concat(parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+/** The crop transform moved as the view asks: the crop pixel (u, v) reads where (u', v') read before. */
+function viewTransform(t: CropTransform, geometry: CropGeometry, view: CropView): CropTransform {
+  const degrees = view.rotation ?? 0;
+  const [du, dv] = view.shift ?? [0, 0];
+  if (degrees === 0 && du === 0 && dv === 0) return t;
+  const theta = (degrees * Math.PI) / 180;
+  const cos = Math.cos(theta);
+  const sin = Math.sin(theta);
+  const u0 = 0.5 * t.size;
+  const v0 = geometry.eyeY * t.size;
+  // (u', v') = R·((u, v) − c) + c − shift, and image = T(u', v').
+  const a = t.a * cos - t.b * sin;
+  const b = t.b * cos + t.a * sin;
+  const cu = u0 - (cos * u0 - sin * v0) - du;
+  const cv = v0 - (sin * u0 + cos * v0) - dv;
+  return { size: t.size, a, b, tx: t.a * cu - t.b * cv + t.tx, ty: t.b * cu + t.a * cv + t.ty };
 }
-

@@ -1,24 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-
-const require = createRequire(import.meta.url);
-
-/** Directory of an installed package, found from its main entry (some packages do not export `package.json`). */
-export function packageDir(name: string, distFolder = 'dist'): string {
-  const main = require.resolve(name);
-  const index = main.lastIndexOf(`/${distFolder}/`);
-  return index > 0 ? main.slice(0, index) : dirname(main);
-}
-
-/** Loads a CommonJS file of an installed package by path (for builds a package's `exports` map hides). */
-export function requirePackageFile<T>(name: string, relativePath: string): T {
-  return require(join(packageDir(name), relativePath)) as T;
-}
+import { packageDir } from '../../lib/package-files.js';
 
 let ready: Promise<typeof tf> | undefined;
 
