@@ -25,6 +25,9 @@ import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedSco
 
 /** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
 const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
+/** The crop framing used before the mean-shape fit: eye and mouth centres, roll dead zone 10°. */
+const EYES_MOUTH: Partial<FacePipelineConfig> = { alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY } };
+const MEAN_SHAPE_DEAD_ZONE: Partial<FacePipelineConfig> = { alignment: { method: 'mean-shape', padding: 0.25, levelAboveDegrees: 10 } };
 
 export async function evalFaces(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -40,29 +43,36 @@ export async function evalFaces(argv: string[]): Promise<void> {
   console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
 
   // Runs over the whole set (each variant's vectors come from one of these).
-  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'aligned crops, four views');
-  const unalignedRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: Infinity } }, { views: [PLAIN_VIEW], description: false }, 'crops never rotated');
-  const alwaysLevelRun = await runAll(images, workers, { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } }, { views: [PLAIN_VIEW], description: false }, 'crops always rotated');
+  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'mean-shape crops, four views');
+  const eyesMouthRun = await runAll(images, workers, EYES_MOUTH, { views: F500_VIEWS, description: false }, 'eyes-and-mouth crops, four views');
+  const deadZoneRun = await runAll(images, workers, MEAN_SHAPE_DEAD_ZONE, { views: [PLAIN_VIEW], description: false }, 'mean-shape crops, roll dead zone');
   const descriptionRun = await runAll(images, workers, WITH_FACERES, { views: [], description: true }, 'faceres descriptions');
 
-  const firstViews = (count: number) => vectorsOf(mainRun, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
+  const firstViews = (run: Run, count: number) => vectorsOf(run, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
-    { name: 'human mesh → aligned crop (roll levelled beyond 10°) → faceRecognitionNet', key: 'aligned', vectors: firstViews(1), embeddings: { views: [PLAIN_VIEW], description: false } },
-    { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
-    { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(4), embeddings: { views: F500_VIEWS, description: false } },
+    { name: 'human mesh → dlib mean-shape crop (always levelled) → faceRecognitionNet', key: 'aligned', vectors: firstViews(mainRun, 1), embeddings: { views: [PLAIN_VIEW], description: false } },
+    { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(mainRun, 2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
+    { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(mainRun, 4), embeddings: { views: F500_VIEWS, description: false } },
     {
-      name: 'human mesh → crop never rotated → faceRecognitionNet',
-      key: 'unaligned',
-      vectors: vectorsOf(unalignedRun, (f) => f.recognitionViews[0]),
+      name: 'mean-shape crop, roll levelled only beyond 10°',
+      key: 'mean-shape-dead-zone',
+      vectors: firstViews(deadZoneRun, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
-      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: Infinity } },
+      pipeline: MEAN_SHAPE_DEAD_ZONE,
     },
     {
-      name: 'human mesh → crop always rotated to level eyes → faceRecognitionNet',
-      key: 'always-level',
-      vectors: vectorsOf(alwaysLevelRun, (f) => f.recognitionViews[0]),
+      name: 'eye and mouth centres → crop (roll dead zone 10°), the previous F200',
+      key: 'eyes-mouth',
+      vectors: firstViews(eyesMouthRun, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
-      pipeline: { geometry: { ...DEFAULT_CROP_GEOMETRY, levelAboveDegrees: 0 } },
+      pipeline: EYES_MOUTH,
+    },
+    {
+      name: '… its 4 views, the previous F500',
+      key: 'eyes-mouth-4views',
+      vectors: firstViews(eyesMouthRun, 4),
+      embeddings: { views: F500_VIEWS, description: false },
+      pipeline: EYES_MOUTH,
     },
     { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true }, pipeline: WITH_FACERES },
   ];
@@ -70,7 +80,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
     variants.push({
       name: `crop + mirror fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
-      vectors: images.map((_, i) => fuse(variants[1]!.vectors[i], variants[5]!.vectors[i], weight)),
+      vectors: images.map((_, i) => fuse(variants[1]!.vectors[i], variants.find((v) => v.key === 'faceres')!.vectors[i], weight)),
       embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
       pipeline: WITH_FACERES,
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cropTransform, DEFAULT_CROP_GEOMETRY, sampleCrop, type FaceKeyPoints } from '../../src/engines/face/face-alignment.js';
+import { cropTransform, DEFAULT_CROP_GEOMETRY, meanShapeTransform, sampleCrop, type FaceKeyPoints } from '../../src/engines/face/face-alignment.js';
 import { selectSubjectFace } from '../../src/engines/face/face-selection.js';
 import type { FaceObservation } from '../../src/engines/face/face-pipeline.js';
 
@@ -36,6 +36,36 @@ describe('face alignment', () => {
     assert.ok(Math.abs(rotation(cropTransform(tilted(25), 150)) - 15) < 1e-9);
     assert.ok(Math.abs(rotation(cropTransform(tilted(-25), 150)) + 15) < 1e-9);
     assert.ok(Math.abs(rotation(cropTransform(tilted(6), 150, LEVEL_ALWAYS)) - 6) < 1e-9);
+  });
+
+  it('fits the mean-shape chip so that it moves with the face (a similarity of the mesh moves the crop alike)', () => {
+    let seed = 3;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    // A face-like cloud: the 468 points scattered around a 100-px face at (200, 150).
+    const mesh = Array.from({ length: 468 }, () => [150 + 100 * random(), 100 + 100 * random(), 0] as const);
+    const angle = (25 * Math.PI) / 180;
+    const [scale, dx, dy] = [1.7, 40, -20];
+    const move = ([x, y]: readonly number[]): [number, number] => [
+      scale * (Math.cos(angle) * x! - Math.sin(angle) * y!) + dx,
+      scale * (Math.sin(angle) * x! + Math.cos(angle) * y!) + dy,
+    ];
+    const moved = mesh.map((p) => [...move(p), 0] as const);
+    const always = { padding: 0.25, levelAboveDegrees: 0 };
+    const before = meanShapeTransform(mesh, 150, always);
+    const after = meanShapeTransform(moved, 150, always);
+    for (const [u, v] of [[0, 0], [75, 46], [150, 150]] as const) {
+      const expected = move(toImage(before, u, v));
+      const got = toImage(after, u, v);
+      assert.ok(Math.hypot(got[0] - expected[0], got[1] - expected[1]) < 1e-6, `crop (${u}, ${v})`);
+    }
+    // More padding: the same face, smaller in the crop.
+    const padded = meanShapeTransform(moved, 150, { padding: 0.5, levelAboveDegrees: 0 });
+    assert.ok(Math.hypot(padded.a, padded.b) > Math.hypot(after.a, after.b));
+    // A 10° dead zone turns the crop 10° less.
+    const tilt = (t: ReturnType<typeof cropTransform>): number => (Math.atan2(t.b, t.a) * 180) / Math.PI;
+    const deadZone = meanShapeTransform(moved, 150, { padding: 0.25, levelAboveDegrees: 10 });
+    assert.ok(Math.abs(tilt(after)) > 10, `fitted tilt ${tilt(after)}`);
+    assert.ok(Math.abs(Math.abs(tilt(deadZone)) - (Math.abs(tilt(after)) - 10)) < 1e-9);
   });
 
   it('samples bilinearly and mirrors', () => {

@@ -22,15 +22,16 @@ export interface FaceAlgorithm {
 export const F500_VIEWS: readonly CropView[] = [PLAIN_VIEW, { zoom: 1, mirrored: true }, { zoom: 1.054, mirrored: false }, { zoom: 1.054, mirrored: true }];
 
 /**
- * Chosen by measurement (reports/face-eval.md): both read human's mesh-aligned crop with face-api's
- * faceRecognitionNet. F200 embeds one crop (the fast one); F500 averages four views of it (mirror and
- * a 5% closer framing): EER 1.66% -> 1.36% and FNMR at FMR 10^-3 9.2% -> 6.7% on the dev set, at
- * ~55 ms per extra view. F500's first view is F200's crop, so one F500 pass yields both templates.
+ * Chosen by measurement (reports/face-eval.md): both read human's mesh fitted to dlib's mean face
+ * (the chip faceRecognitionNet was trained on), embedded by face-api's faceRecognitionNet on
+ * onnxruntime. F200 embeds one crop (the fast one); F500 averages four views of it (mirror and a 5%
+ * closer framing): EER 1.18% -> 1.14% and FNMR at FMR 10^-3 6.9% -> 5.4% on the dev set, at ~10 ms
+ * per extra view. F500's first view is F200's crop, so one F500 pass yields both templates.
  */
 export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>> = {
   F200: {
     name: 'F200',
-    summary: 'mesh-aligned crop, faceRecognitionNet (128-d)',
+    summary: 'mean-shape aligned crop, faceRecognitionNet (128-d)',
     embeddings: { views: [PLAIN_VIEW], description: false },
     dimensions: 128,
     evalVariant: 'aligned',
@@ -38,7 +39,7 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
   },
   F500: {
     name: 'F500',
-    summary: 'four views of the mesh-aligned crop (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
+    summary: 'four views of the mean-shape aligned crop (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
     embeddings: { views: F500_VIEWS, description: false },
     dimensions: 128,
     evalVariant: 'aligned-4views',

@@ -179,3 +179,78 @@ function centroid(mesh: readonly (readonly number[])[], indices: readonly number
   }
   return [x / indices.length, y / indices.length];
 }
+
+// dlib's 68-point mean face (points 17-67, x and y as fractions of the unpadded chip), the published
+// constants of dlib's get_face_chip_details, which cut the chips its face-recognition ResNet (the net
+// face-api ships) was trained on.
+const DLIB_MEAN_X = [
+  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004, 0.490127, 0.490127, 0.490127, 0.490127, 0.36688,
+  0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122, 0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751,
+  0.719335, 0.254149, 0.340985, 0.428858, 0.490127, 0.551395, 0.639268, 0.726104, 0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096,
+  0.490127, 0.552157, 0.689874, 0.553364, 0.490127, 0.42689,
+];
+const DLIB_MEAN_Y = [
+  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915, 0.106454, 0.203352, 0.307009, 0.409805, 0.515625,
+  0.587326, 0.609345, 0.628106, 0.609345, 0.587326, 0.216423, 0.178758, 0.179852, 0.231733, 0.245099, 0.244077, 0.231733, 0.179852, 0.178758, 0.216423,
+  0.244077, 0.245099, 0.780233, 0.745405, 0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792,
+  0.778746, 0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
+];
+// The dlib points the chip is fitted to (nose, eyes, upper lip: no eyebrows, jaw or lower lip), each
+// with the FaceMesh points that sit where it does (averaged when two).
+const DLIB_FROM_MESH: ReadonlyArray<readonly [number, readonly number[]]> = [
+  [27, [168, 6]], [28, [197, 195]], [29, [5]], [30, [4]], [31, [75]], [32, [97]], [33, [2]], [34, [326]], [35, [305]],
+  [36, [33]], [37, [160]], [38, [158]], [39, [133]], [40, [153]], [41, [144]],
+  [42, [362]], [43, [385]], [44, [387]], [45, [263]], [46, [373]], [47, [380]],
+  [48, [61]], [49, [40]], [50, [37]], [51, [0]], [52, [267]], [53, [270]], [54, [291]],
+  [60, [78]], [61, [81]], [62, [13]], [63, [311]], [64, [308]],
+];
+
+/** Options of {@link meanShapeTransform}. */
+export interface MeanShapeOptions {
+  /** Margin around dlib's mean face, as a share of its size on each side (dlib's chips: 0.25). */
+  readonly padding: number;
+  /** Roll beyond this many degrees is levelled, as in {@link CropGeometry} (0: always level). */
+  readonly levelAboveDegrees: number;
+}
+
+/**
+ * dlib's face chip: the least-squares similarity from dlib's mean face (33 points of nose, eyes and
+ * upper lip, with `padding` around it) to the same points of the FaceMesh, as dlib's
+ * get_face_chip_details fits it to its 68 landmarks. Using every rigid point, not just three centres,
+ * the fit holds up when one point is off (a half-closed eye, a turned head).
+ *
+ * @example
+ * const t = meanShapeTransform(face.mesh, 150, { padding: 0.25, levelAboveDegrees: 0 });
+ * const crop = sampleCrop(image, t);
+ */
+export function meanShapeTransform(mesh: readonly (readonly number[])[], size: number, options: MeanShapeOptions = { padding: 0.25, levelAboveDegrees: 0 }): CropTransform {
+  const { padding, levelAboveDegrees } = options;
+  const src: Point[] = [];
+  const dst: Point[] = [];
+  for (const [dlib, meshPoints] of DLIB_FROM_MESH) {
+    src.push([((padding + DLIB_MEAN_X[dlib - 17]!) / (2 * padding + 1)) * size, ((padding + DLIB_MEAN_Y[dlib - 17]!) / (2 * padding + 1)) * size]);
+    dst.push(centroid(mesh, meshPoints));
+  }
+  const n = src.length;
+  const ps: Point = [src.reduce((s, p) => s + p[0], 0) / n, src.reduce((s, p) => s + p[1], 0) / n];
+  const qs: Point = [dst.reduce((s, p) => s + p[0], 0) / n, dst.reduce((s, p) => s + p[1], 0) / n];
+  let sxx = 0;
+  let num = 0;
+  let cross = 0;
+  for (let i = 0; i < n; i++) {
+    const px = src[i]![0] - ps[0];
+    const py = src[i]![1] - ps[1];
+    const qx = dst[i]![0] - qs[0];
+    const qy = dst[i]![1] - qs[1];
+    sxx += px * px + py * py;
+    num += px * qx + py * qy;
+    cross += px * qy - py * qx;
+  }
+  const scale = Math.hypot(num, cross) / Math.max(sxx, 1e-9);
+  const tilt = Math.atan2(cross, num);
+  const deadZone = (levelAboveDegrees * Math.PI) / 180;
+  const angle = Math.sign(tilt) * Math.max(0, Math.abs(tilt) - deadZone);
+  const a = scale * Math.cos(angle);
+  const b = scale * Math.sin(angle);
+  return { size, a, b, tx: qs[0] - (a * ps[0] - b * ps[1]), ty: qs[1] - (b * ps[0] + a * ps[1]) };
+}
