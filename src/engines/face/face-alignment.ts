@@ -3,17 +3,19 @@ import type { Point, RgbImage } from './raster.js';
 /**
  * Where the aligned crop puts the face, as fractions of its side: the midpoint of the eyes sits at
  * (0.5, eyeY) and the mouth centre `eyeToMouth` below it. The default is dlib's 150-px face chip
- * (its mean face shape with 25% padding), the framing faceRecognitionNet was trained on: on the dev
- * set it took the EER from 6.3% (eyes at 0.40, mouth 0.36 below) to 1.6% (reports/face-eval.md).
+ * (its mean face shape with 25% padding) placed from the eye and mouth centres: on the dev set it took
+ * the recogniser's EER from 6.3% (eyes at 0.40, mouth 0.36 below) to 1.66%. Recognition now fits the
+ * whole mean face instead ({@link meanShapeTransform}, 1.18%); this three-point framing serves the
+ * liveness and quality crops, which need a steady framing rather than dlib's.
  */
 export interface CropGeometry {
   readonly eyeY: number;
   readonly eyeToMouth: number;
   /**
    * Roll correction with a dead zone: the crop is rotated by the eye line's tilt minus this many
-   * degrees (0: always level the eyes; Infinity: never rotate). On the dev set (mostly upright faces)
-   * levelling every face cost accuracy (EER 1.93% against 1.75% never rotating,
-   * reports/face-eval.md): the mesh's eye line wobbles with yaw, so small rotations add noise. A hard
+   * degrees (0: always level the eyes; Infinity: never rotate). When the recogniser used this framing,
+   * levelling every face cost accuracy on the dev set (EER 1.93% against 1.75% never rotating, face
+   * eval of 2026-11-22): the eye line alone wobbles with yaw, so small rotations add noise. A hard
    * threshold was worse than both (2.08%): two photos tilted 8° and 12° got crops 12° apart. The
    * dead zone is continuous, and a strongly tilted phone or head is still nearly levelled.
    */

@@ -124,16 +124,14 @@ export class FacePipeline {
     const detectedAt = performance.now();
     const observations: FaceObservation[] = [];
     // Faces under half the width of the largest are background: never the subject (face-selection.ts),
-    // so they are not embedded (each view costs ~9 ms).
+    // so they are not embedded (each view costs ~10 ms).
     const largest = Math.max(0, ...detected.map((f) => f.box[2]));
     const subjectWidth = DEFAULT_SUBJECT_RULES.competingFaceRatio * largest;
     for (const face of detected) {
       const points = keyPoints(face.mesh);
       let recognitionViews: Float32Array[] = [];
       if (options.views.length > 0 && face.box[2] >= subjectWidth) {
-        const crops = options.views.map((view) => {
-          return sampleCrop(image, recognitionTransform(face.mesh, points, this.config.alignment, view.zoom), view.mirrored);
-        });
+        const crops = options.views.map((view) => sampleCrop(image, recognitionTransform(face.mesh, points, this.config.alignment, view.zoom), view.mirrored));
         recognitionViews = await this.recognizer.embed(crops);
       }
       observations.push({
