@@ -182,9 +182,9 @@ function centroid(mesh: readonly (readonly number[])[], indices: readonly number
   return [x / indices.length, y / indices.length];
 }
 
-// dlib's 68-point mean face (points 17-67, x and y as fractions of the unpadded chip), the published
-// constants of dlib's get_face_chip_details, which cut the chips its face-recognition ResNet (the net
-// face-api ships) was trained on.
+// dlib's 68-point mean face (points 17-67, x and y as fractions of the unpadded chip): the constants
+// of get_face_chip_details in dlib's image_transforms/interpolation.h (Boost Software License), the
+// function that cut the chips dlib's face-recognition ResNet (the net face-api ships) was trained on.
 const DLIB_MEAN_X = [
   0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004, 0.490127, 0.490127, 0.490127, 0.490127, 0.36688,
   0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122, 0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751,
