@@ -8,9 +8,13 @@ export interface LabelledImage {
 
 /**
  * Live identity images of an evaluation folder: from `labels.csv` (columns `file,identity,liveness`;
- * rows under `identity/` with liveness `live`) when present, else one sub-folder per identity.
+ * rows under `folder` with liveness `live`) when present, else one sub-folder per identity.
+ *
+ * @example
+ * loadIdentityImages('../shared/data/faces/dev');         // the LFW identity set
+ * loadIdentityImages('../shared/data/faces/dev', 'pad/'); // the live images of the PAD set
  */
-export function loadIdentityImages(dir: string): LabelledImage[] {
+export function loadIdentityImages(dir: string, folder = 'identity/'): LabelledImage[] {
   const labels = join(dir, 'labels.csv');
   if (existsSync(labels)) {
     const [header, ...rows] = readFileSync(labels, 'utf8').trim().split('\n');
@@ -20,7 +24,7 @@ export function loadIdentityImages(dir: string): LabelledImage[] {
     const livenessAt = columns.indexOf('liveness');
     return rows
       .map((row) => row.split(','))
-      .filter((cells) => cells[fileAt]!.startsWith('identity/') && (livenessAt < 0 || cells[livenessAt] === 'live'))
+      .filter((cells) => cells[fileAt]!.startsWith(folder) && (livenessAt < 0 || cells[livenessAt] === 'live'))
       .map((cells) => ({ file: join(dir, cells[fileAt]!), identity: cells[identityAt]! }));
   }
   const images: LabelledImage[] = [];

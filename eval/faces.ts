@@ -1,11 +1,12 @@
 /**
- * `npm run eval -- faces <dir> [--workers N] [--timing-images N]`
+ * `npm run eval -- faces <dir> [--workers N] [--timing-images N] [--no-calibration] [--folder F]`
  *
  * Face-recognition accuracy and speed on a labelled folder (see face-dataset.ts): every same-identity
  * pair is a genuine comparison, every other pair an impostor one. Evaluates the engine's algorithms
  * (F200, F500) and the alternatives they were chosen against, prints a table, and writes
  * reports/face-eval.{md,json}, reports/face-eval-det.svg and the score calibration tables
- * src/engines/face/calibration/<algorithm>.json.
+ * src/engines/face/calibration/<algorithm>.json. `--folder pad/` evaluates the live images of the
+ * PAD set instead (other people, other photos) into reports/face-eval-pad.*, without calibration.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -33,11 +34,20 @@ export async function evalFaces(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { workers: { type: 'string' }, 'timing-images': { type: 'string', default: '40' }, 'no-calibration': { type: 'boolean', default: false } },
+    options: {
+      workers: { type: 'string' },
+      'timing-images': { type: 'string', default: '40' },
+      'no-calibration': { type: 'boolean', default: false },
+      folder: { type: 'string', default: 'identity/' },
+    },
   });
   const dir = positionals[0];
   if (!dir) throw new Error('usage: npm run eval -- faces <dir>');
-  const images = loadIdentityImages(dir);
+  // Another folder of the set (e.g. `pad/`, whose live images have identities too) is a check on
+  // other people and photos: it writes its own report and never the calibration tables.
+  const folder = values.folder;
+  const main = folder === 'identity/';
+  const images = loadIdentityImages(dir, folder);
   const identities = new Set(images.map((i) => i.identity)).size;
   const workers = Number(values.workers ?? availableParallelism());
   console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
@@ -98,7 +108,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
     const timing = await timeVariant(timingSet, variant);
     results.push(summarise(variant, images, scores, timing));
     console.log(`${variant.key}: EER ${pct(results.at(-1)!.eer)} FNMR@1e-3 ${pct(results.at(-1)!.fnmrAt1e3)} ms ${timing.toFixed(0)}`);
-    if (variant.algorithm && !values['no-calibration']) {
+    if (variant.algorithm && main && !values['no-calibration']) {
       const table = buildCalibrationTable(variant.algorithm, scores.impostor, {
         dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${scores.genuine.length} genuine / ${scores.impostor.length} impostor pairs)`,
         command: `npm run eval -- faces ${dir}`,
@@ -109,7 +119,9 @@ export async function evalFaces(argv: string[]): Promise<void> {
       writeFileSync(join('src/engines/face/calibration', `${variant.algorithm}.json`), `${json}\n`);
     }
   }
-  writeReports(dir, images.length, identities, workers, results);
+  const report = main ? 'face-eval' : `face-eval-${folder.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}`;
+  const command = `npm run eval -- faces ${dir}${main ? '' : ` --folder ${folder}`}`;
+  writeReports(dir, report, command, images.length, identities, workers, results);
 }
 
 interface Variant {
@@ -260,7 +272,7 @@ function summarise(variant: Variant, images: readonly LabelledImage[], scores: S
   };
 }
 
-function writeReports(dir: string, imageCount: number, identities: number, workers: number, results: readonly VariantResult[]): void {
+function writeReports(dir: string, name: string, command: string, imageCount: number, identities: number, workers: number, results: readonly VariantResult[]): void {
   mkdirSync('reports', { recursive: true });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const header = '| pipeline | dims | no face | genuine / impostor pairs | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|';
@@ -269,7 +281,7 @@ function writeReports(dir: string, imageCount: number, identities: number, worke
   console.log(`\n${table}\n`);
   const md = `# Face recognition evaluation
 
-Produced by \`npm run eval -- faces ${dir}\` on ${new Date().toISOString().slice(0, 10)}: ${imageCount} images of ${identities} identities,
+Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${imageCount} images of ${identities} identities,
 every same-identity pair genuine and every other pair impostor; cosine similarity. ${workers} worker threads for the
 accuracy runs; timing is the median single-thread time (decode + detection + embedding) of each pipeline on one worker
 over images centred on a 640×480 canvas, on ${cpu}.
@@ -280,11 +292,11 @@ face counts as a miss). When an image holds several faces the largest is used.
 
 ${table}
 
-![DET](face-eval-det.svg)
+![DET](${name}-det.svg)
 `;
-  writeFileSync('reports/face-eval.md', md);
-  writeFileSync('reports/face-eval.json', `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`);
-  writeFileSync('reports/face-eval-det.svg', detSvg(`DET on ${basename(dir)} (${imageCount} images)`, results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det }))));
+  writeFileSync(`reports/${name}.md`, md);
+  writeFileSync(`reports/${name}.json`, `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`);
+  writeFileSync(`reports/${name}-det.svg`, detSvg(`DET on ${basename(dir)} (${imageCount} images)`, results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det }))));
 }
 
 function median(values: number[]): number {
