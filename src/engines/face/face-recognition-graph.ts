@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import onnxProto, { type onnx as OnnxTypes } from 'onnx-proto';
 import { packageDir } from '../../lib/package-files.js';
-
-// onnx-proto is CommonJS: the namespace is a property of its default export.
-const { onnx } = onnxProto;
+import { OnnxGraph } from './onnx-graph.js';
+import { readTfjsWeights, type TfjsWeight, type WeightGroup } from './tfjs-weights.js';
 
 /** Side of the square crop the recognition net reads. */
 export const RECOGNITION_INPUT_SIZE = 150;
@@ -29,7 +27,6 @@ const STAGES: ReadonlyArray<{ readonly name: string; readonly down: boolean }> =
   { name: 'conv256_down_out', down: true },
 ];
 
-type Weights = ReadonlyMap<string, { readonly shape: readonly number[]; readonly values: Float32Array }>;
 
 /**
  * `@vladmandic/face-api`'s faceRecognitionNet as an ONNX model, built from the weights that ship in
@@ -46,8 +43,8 @@ type Weights = ReadonlyMap<string, { readonly shape: readonly number[]; readonly
  * const session = await InferenceSession.create(faceRecognitionModel());
  */
 export function faceRecognitionModel(modelDir = faceApiModelDir()): Uint8Array {
-  const weights = readWeights(modelDir, 'face_recognition_model');
-  const graph = new GraphBuilder(weights);
+  const manifest = JSON.parse(readFileSync(join(modelDir, 'face_recognition_model-weights_manifest.json'), 'utf8')) as WeightGroup[];
+  const graph = new RecognitionGraph(readTfjsWeights(modelDir, manifest));
   let x = graph.firstConv();
   x = graph.node('MaxPool', [x], { kernel_shape: [3, 3], strides: [2, 2] });
   let channels = 32;
@@ -73,83 +70,32 @@ export function faceRecognitionModel(modelDir = faceApiModelDir()): Uint8Array {
   }
   const pooled = graph.node('Flatten', [graph.node('GlobalAveragePool', [x])]);
   const fc = graph.weight('fc');
-  graph.output(graph.node('MatMul', [pooled, graph.initializer('fc', fc.shape, fc.values)]), RECOGNITION_OUTPUT);
-  return graph.encode();
+  graph.node('MatMul', [pooled, graph.floats('fc', fc.shape, fc.values)], {}, RECOGNITION_OUTPUT);
+  return graph.encode(
+    'faceRecognitionNet',
+    [{ name: RECOGNITION_INPUT, shape: ['n', 3, RECOGNITION_INPUT_SIZE, RECOGNITION_INPUT_SIZE] }],
+    [{ name: RECOGNITION_OUTPUT, shape: ['n', RECOGNITION_DIMENSIONS] }],
+  );
 }
 
 function faceApiModelDir(): string {
   return join(packageDir('@vladmandic/face-api'), 'model');
 }
 
-/** One entry of a TF.js weights manifest (the subset face-api's files use). */
-interface WeightSpec {
-  readonly name: string;
-  readonly shape: number[];
-  readonly dtype: string;
-  readonly quantization?: { readonly dtype: string; readonly scale: number; readonly min: number };
-}
-
-/**
- * Reads a TF.js weights manifest and its shards, dequantising as TF.js does (`q * scale + min` for
- * uint8/uint16 affine quantisation). Plain parsing: no TF.js backend needed.
- */
-function readWeights(dir: string, modelName: string): Weights {
-  const manifest = JSON.parse(readFileSync(join(dir, `${modelName}-weights_manifest.json`), 'utf8')) as Array<{ paths: string[]; weights: WeightSpec[] }>;
-  const data = Buffer.concat(manifest.flatMap((group) => group.paths.map((p) => readFileSync(join(dir, p)))));
-  const out = new Map<string, { shape: number[]; values: Float32Array }>();
-  let offset = 0;
-  for (const spec of manifest.flatMap((group) => group.weights)) {
-    if (spec.dtype !== 'float32') throw new Error(`weight '${spec.name}': dtype ${spec.dtype} is not supported`);
-    const size = spec.shape.reduce((a, b) => a * b, 1);
-    const q = spec.quantization;
-    const values = new Float32Array(size);
-    if (q === undefined) {
-      for (let i = 0; i < size; i++) values[i] = data.readFloatLE(offset + i * 4);
-      offset += size * 4;
-    } else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
-      const bytes = q.dtype === 'uint8' ? 1 : 2;
-      for (let i = 0; i < size; i++) values[i] = (bytes === 1 ? data.readUInt8(offset + i) : data.readUInt16LE(offset + i * 2)) * q.scale + q.min;
-      offset += size * bytes;
-    } else {
-      throw new Error(`weight '${spec.name}': quantisation ${q.dtype} is not supported`);
-    }
-    out.set(spec.name, { shape: spec.shape, values });
+/** faceRecognitionNet's layers on an {@link OnnxGraph} (NCHW). */
+class RecognitionGraph extends OnnxGraph {
+  constructor(private readonly weights: ReadonlyMap<string, TfjsWeight>) {
+    super();
   }
-  if (offset !== data.length) throw new Error(`weights of ${modelName}: read ${offset} of ${data.length} bytes`);
-  return out;
-}
-
-type AttributeValue = number | readonly number[] | string;
-
-/** Accumulates nodes and initializers of one ONNX graph (NCHW). */
-class GraphBuilder {
-  readonly #nodes: OnnxTypes.INodeProto[] = [];
-  readonly #initializers: OnnxTypes.ITensorProto[] = [];
-  #count = 0;
-
-  constructor(private readonly weights: Weights) {}
 
   weight(name: string): { shape: readonly number[]; values: Float32Array } {
     const w = this.weights.get(name);
-    if (w === undefined) throw new Error(`faceRecognitionNet weights lack '${name}'`);
+    if (w?.dtype !== 'float32') throw new Error(`faceRecognitionNet weights lack float '${name}'`);
     return w;
   }
 
-  initializer(name: string, dims: readonly number[], values: Float32Array): string {
-    this.#initializers.push({ name, dims: [...dims], dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) });
-    return name;
-  }
-
-  node(opType: string, inputs: readonly string[], attributes: Readonly<Record<string, AttributeValue>> = {}): string {
-    const output = `${opType.toLowerCase()}_${this.#count++}`;
-    this.#nodes.push({ opType, input: [...inputs], output: [output], name: output, attribute: Object.entries(attributes).map(([name, value]) => attribute(name, value)) });
-    return output;
-  }
-
   pad(x: string, pads: readonly number[]): string {
-    const name = `pads_${this.#count++}`;
-    this.#initializers.push({ name, dims: [pads.length], dataType: onnx.TensorProto.DataType.INT64, int64Data: [...pads] });
-    return this.node('Pad', [x, name]);
+    return this.node('Pad', [x, this.int64s(`${x}/pads`, pads)]);
   }
 
   /** The first conv (7×7, stride 2, valid) with the input normalisation folded in, then ReLU. */
@@ -168,7 +114,7 @@ class GraphBuilder {
       }
       bias[o] = bias[o]! - shift;
     }
-    const conv = this.node('Conv', [RECOGNITION_INPUT, this.initializer('conv32_down/w', filters.dims, filters.values), this.initializer('conv32_down/b', [outC], bias)], {
+    const conv = this.node('Conv', [RECOGNITION_INPUT, this.floats('conv32_down/w', filters.dims, filters.values), this.floats('conv32_down/b', [outC], bias)], {
       kernel_shape: [kh, kw],
       strides: [2, 2],
     });
@@ -180,7 +126,7 @@ class GraphBuilder {
     const { filters, bias } = this.#folded(prefix);
     const [outC, , kh, kw] = filters.dims;
     if (padding === 'same' && stride !== 1) throw new Error('TF "same" padding is asymmetric at stride 2; not needed by this net');
-    const conv = this.node('Conv', [x, this.initializer(`${prefix}/w`, filters.dims, filters.values), this.initializer(`${prefix}/b`, [outC], bias)], {
+    const conv = this.node('Conv', [x, this.floats(`${prefix}/w`, filters.dims, filters.values), this.floats(`${prefix}/b`, [outC], bias)], {
       kernel_shape: [kh, kw],
       strides: [stride, stride],
       pads: padding === 'same' ? [(kh - 1) / 2, (kw - 1) / 2, (kh - 1) / 2, (kw - 1) / 2] : [0, 0, 0, 0],
@@ -206,33 +152,4 @@ class GraphBuilder {
     const bias = Float32Array.from(b, (value, o) => value * s[o]! + t[o]!);
     return { filters: { dims: [outC, inC, kh, kw], values }, bias };
   }
-
-  output(name: string, as: string): void {
-    this.#nodes.push({ opType: 'Identity', input: [name], output: [as], name: as });
-  }
-
-  encode(): Uint8Array {
-    const dynamic = (dims: ReadonlyArray<number | string>): OnnxTypes.ITypeProto => ({
-      tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } },
-    });
-    const model = onnx.ModelProto.create({
-      irVersion: 8,
-      producerName: 'veriport',
-      opsetImport: [{ domain: '', version: 17 }],
-      graph: {
-        name: 'faceRecognitionNet',
-        node: this.#nodes,
-        initializer: this.#initializers,
-        input: [{ name: RECOGNITION_INPUT, type: dynamic(['n', 3, RECOGNITION_INPUT_SIZE, RECOGNITION_INPUT_SIZE]) }],
-        output: [{ name: RECOGNITION_OUTPUT, type: dynamic(['n', RECOGNITION_DIMENSIONS]) }],
-      },
-    });
-    return onnx.ModelProto.encode(model).finish();
-  }
-}
-
-function attribute(name: string, value: AttributeValue): OnnxTypes.IAttributeProto {
-  if (typeof value === 'string') return { name, type: onnx.AttributeProto.AttributeType.STRING, s: Buffer.from(value) };
-  if (typeof value === 'number') return { name, type: onnx.AttributeProto.AttributeType.INT, i: value };
-  return { name, type: onnx.AttributeProto.AttributeType.INTS, ints: [...value] };
 }

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import { loadGraphModel } from '@tensorflow/tfjs-converter';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { graphModelToOnnx, GraphModelConversionError } from '../../src/engines/face/graph-model-onnx.js';
+import { startTfjs } from '../../src/engines/face/tfjs-runtime.js';
+import { packageDir } from '../../src/lib/package-files.js';
+
+/** A deterministic, image-like input in [-1, 1]. */
+function input(size: number): Float32Array {
+  const out = new Float32Array(size * size * 3);
+  let seed = 5;
+  for (let i = 0; i < out.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    out[i] = Math.max(-1, Math.min(1, (((seed >>> 16) % 256) / 255) * 1.4 - 0.7 + 0.3 * Math.sin(i / 900)));
+  }
+  return out;
+}
+
+describe('TF.js graph model to ONNX', () => {
+  for (const [name, size] of [['blazeface', 256], ['facemesh', 192]] as const) {
+    it(`${name}: onnxruntime gives TF.js's outputs`, async () => {
+      const path = join(packageDir('@vladmandic/human'), 'models', `${name}.json`);
+      const model = graphModelToOnnx(path, [1, size, size, 3]);
+      const session = await InferenceSession.create(model.bytes, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+      const x = input(size);
+      const got = await session.run({ [model.input]: new Tensor('float32', x, [1, size, size, 3]) });
+
+      await startTfjs();
+      const reference = await loadGraphModel(pathToFileURL(path).href);
+      const result = reference.execute(tf.tensor4d(x, [1, size, size, 3]));
+      const tensors = Array.isArray(result) ? result : [result as tf.Tensor];
+      assert.equal(tensors.length, model.outputs.length);
+      for (const [i, output] of reference.outputs.entries()) {
+        const outputName = output.name.split(':')[0] ?? '';
+        const expected = (await tensors[i]!.data()) as Float32Array;
+        const actual = got[outputName]?.data as Float32Array | undefined;
+        assert.ok(actual, `output ${outputName}`);
+        assert.equal(actual.length, expected.length);
+        const scale = Math.max(1, ...expected.map(Math.abs));
+        const worst = Math.max(...actual.map((v, j) => Math.abs(v - expected[j]!)));
+        assert.ok(worst <= 1e-5 * scale * 10, `${outputName}: largest difference ${worst} (values up to ${scale})`);
+        // Vector outputs carry signal, so the comparison has teeth (FaceMesh's face flag is one value).
+        if (expected.length > 1) assert.ok(Math.max(...expected) - Math.min(...expected) > 1e-3, `${outputName} is flat`);
+      }
+      tf.dispose(tensors);
+      reference.dispose();
+    });
+  }
+
+  it('names an op it cannot convert', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graph-model-'));
+    const path = join(dir, 'model.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        modelTopology: { node: [{ name: 'x', op: 'Placeholder' }, { name: 'y', op: 'Softmax', input: ['x'] }] },
+        weightsManifest: [{ paths: [], weights: [] }],
+      }),
+    );
+    assert.throws(() => graphModelToOnnx(path, [1, 2, 2, 3]), (e: unknown) => e instanceof GraphModelConversionError && /Softmax/.test(e.message));
+  });
+});
