@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageDir } from '../../lib/package-files.js';
-import { OnnxGraph } from './onnx-graph.js';
+import { OnnxGraph, tfFiltersToOnnx, type OnnxFilters } from './onnx-graph.js';
 import { readTfjsWeights, type TfjsWeight, type WeightGroup } from './tfjs-weights.js';
 
 /** Side of the square crop the recognition net reads. */
@@ -135,21 +135,15 @@ class RecognitionGraph extends OnnxGraph {
   }
 
   /** Filters in ONNX order [out, in, kh, kw] with `scale` folded: W·s and b·s + t. */
-  #folded(prefix: string): { filters: { dims: [number, number, number, number]; values: Float32Array }; bias: Float32Array } {
+  #folded(prefix: string): { filters: OnnxFilters; bias: Float32Array } {
     const w = this.weight(`${prefix}/conv/filters`);
     const b = this.weight(`${prefix}/conv/bias`).values;
     const s = this.weight(`${prefix}/scale/weights`).values;
     const t = this.weight(`${prefix}/scale/biases`).values;
-    const [kh = 0, kw = 0, inC = 0, outC = 0] = w.shape;
-    const values = new Float32Array(w.values.length);
-    for (let y = 0; y < kh; y++) {
-      for (let x = 0; x < kw; x++) {
-        for (let c = 0; c < inC; c++) {
-          for (let o = 0; o < outC; o++) values[((o * inC + c) * kh + y) * kw + x] = w.values[((y * kw + x) * inC + c) * outC + o]! * s[o]!;
-        }
-      }
-    }
+    const filters = tfFiltersToOnnx(w.shape, w.values);
+    const perOutput = filters.values.length / s.length;
+    filters.values.forEach((value, i) => (filters.values[i] = value * s[Math.floor(i / perOutput)]!));
     const bias = Float32Array.from(b, (value, o) => value * s[o]! + t[o]!);
-    return { filters: { dims: [outC, inC, kh, kw], values }, bias };
+    return { filters, bias };
   }
 }

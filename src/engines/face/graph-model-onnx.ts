@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { OnnxGraph, type AttributeValue } from './onnx-graph.js';
+import { OnnxGraph, tfFiltersToOnnx, type AttributeValue } from './onnx-graph.js';
 import { readTfjsWeights, type TfjsWeight, type WeightGroup } from './tfjs-weights.js';
 
 /** A node of a TF.js graph model's topology (`model.json`), as the converter writes it. */
@@ -123,21 +123,11 @@ class Converter extends OnnxGraph {
   /** A (depthwise) conv: filters [kh, kw, in, out|multiplier] to ONNX [out, in/group, kh, kw], fused bias and activation. */
   #conv(node: TfNode, inputs: readonly string[], x: string, depthwise: boolean): string {
     const w = this.#floats(inputs[1] ?? '');
-    const [kh = 0, kw = 0, inC = 0, outC = 0] = w.shape;
-    const out = depthwise ? inC * outC : outC;
-    const filters = new Float32Array(w.values.length);
-    for (let y = 0; y < kh; y++) {
-      for (let x2 = 0; x2 < kw; x2++) {
-        for (let c = 0; c < inC; c++) {
-          for (let o = 0; o < outC; o++) {
-            const to = depthwise ? ((c * outC + o) * kh + y) * kw + x2 : ((o * inC + c) * kh + y) * kw + x2;
-            filters[to] = w.values[((y * kw + x2) * inC + c) * outC + o]!;
-          }
-        }
-      }
-    }
+    const filters = tfFiltersToOnnx(w.shape, w.values, depthwise);
+    const [out, , kh, kw] = filters.dims;
+    const inC = w.shape[2] ?? 0;
     const fused = (node.attr?.['fused_ops']?.list?.s ?? []).map(decode);
-    const operands = [x, this.floats(`${node.name}/W`, [out, depthwise ? 1 : inC, kh, kw], filters)];
+    const operands = [x, this.floats(`${node.name}/W`, filters.dims, filters.values)];
     if (fused.includes('BiasAdd')) operands.push(this.floats(`${node.name}/B`, [out], this.#floats(inputs[2] ?? '').values));
     let y = this.node('Conv', operands, { kernel_shape: [kh, kw], ...spatial(node), ...(depthwise ? { group: inC } : {}) });
     for (const op of fused.filter((f) => f !== 'BiasAdd')) {

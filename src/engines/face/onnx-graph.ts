@@ -67,6 +67,35 @@ export class OnnxGraph {
   }
 }
 
+/** Conv filters in ONNX order, with their dims. */
+export interface OnnxFilters {
+  readonly dims: [number, number, number, number];
+  readonly values: Float32Array;
+}
+
+/**
+ * TF conv filters `[kh, kw, in, out]` in ONNX's `[out, in, kh, kw]` order; for a depthwise conv
+ * (`[kh, kw, in, multiplier]`) ONNX's grouped `[in × multiplier, 1, kh, kw]`.
+ *
+ * @example
+ * const { dims, values } = tfFiltersToOnnx(weight.shape, weight.values); // dims [32, 3, 7, 7] for a [7, 7, 3, 32] filter
+ */
+export function tfFiltersToOnnx(shape: readonly number[], tf: Float32Array, depthwise = false): OnnxFilters {
+  const [kh = 0, kw = 0, inC = 0, outC = 0] = shape;
+  const values = new Float32Array(tf.length);
+  for (let y = 0; y < kh; y++) {
+    for (let x = 0; x < kw; x++) {
+      for (let c = 0; c < inC; c++) {
+        for (let o = 0; o < outC; o++) {
+          const to = depthwise ? ((c * outC + o) * kh + y) * kw + x : ((o * inC + c) * kh + y) * kw + x;
+          values[to] = tf[((y * kw + x) * inC + c) * outC + o]!;
+        }
+      }
+    }
+  }
+  return { dims: depthwise ? [inC * outC, 1, kh, kw] : [outC, inC, kh, kw], values };
+}
+
 function attribute(name: string, value: AttributeValue): OnnxTypes.IAttributeProto {
   if (typeof value === 'string') return { name, type: onnx.AttributeProto.AttributeType.STRING, s: Buffer.from(value) };
   if (typeof value === 'number') return { name, type: onnx.AttributeProto.AttributeType.INT, i: value };
