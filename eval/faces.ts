@@ -27,8 +27,9 @@ import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedSco
 /** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
 const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
 /** The crop framing used before the mean-shape fit: eye and mouth centres, roll dead zone 10°. */
-const EYES_MOUTH: Partial<FacePipelineConfig> = { alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY } };
+const EYES_MOUTH: Partial<FacePipelineConfig> = { alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY }, refineMesh: false };
 const MEAN_SHAPE_DEAD_ZONE: Partial<FacePipelineConfig> = { alignment: { method: 'mean-shape', padding: 0.25, levelAboveDegrees: 10 } };
+const DETECTOR_MESH: Partial<FacePipelineConfig> = { refineMesh: false };
 
 export async function evalFaces(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -53,16 +54,31 @@ export async function evalFaces(argv: string[]): Promise<void> {
   console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
 
   // Runs over the whole set (each variant's vectors come from one of these).
-  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'mean-shape crops, four views');
-  const eyesMouthRun = await runAll(images, workers, EYES_MOUTH, { views: F500_VIEWS, description: false }, 'eyes-and-mouth crops, four views');
+  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'mean-shape crops on the refined mesh, four views');
+  const detectorMeshRun = await runAll(images, workers, DETECTOR_MESH, { views: F500_VIEWS, description: false }, "mean-shape crops on human's mesh, four views");
+  const eyesMouthRun = await runAll(images, workers, EYES_MOUTH, { views: [PLAIN_VIEW], description: false }, 'eyes-and-mouth crops');
   const deadZoneRun = await runAll(images, workers, MEAN_SHAPE_DEAD_ZONE, { views: [PLAIN_VIEW], description: false }, 'mean-shape crops, roll dead zone');
   const descriptionRun = await runAll(images, workers, WITH_FACERES, { views: [], description: true }, 'faceres descriptions');
 
   const firstViews = (run: Run, count: number) => vectorsOf(run, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
-    { name: 'human mesh → dlib mean-shape crop (always levelled) → faceRecognitionNet', key: 'aligned', vectors: firstViews(mainRun, 1), embeddings: { views: [PLAIN_VIEW], description: false } },
+    { name: 'human mesh → refined mesh (second FaceMesh pass) → dlib mean-shape crop (always levelled) → faceRecognitionNet', key: 'aligned', vectors: firstViews(mainRun, 1), embeddings: { views: [PLAIN_VIEW], description: false } },
     { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(mainRun, 2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
     { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(mainRun, 4), embeddings: { views: F500_VIEWS, description: false } },
+    {
+      name: "mean-shape crop on human's whole-pixel mesh (no refinement pass), the previous F200",
+      key: 'detector-mesh',
+      vectors: firstViews(detectorMeshRun, 1),
+      embeddings: { views: [PLAIN_VIEW], description: false },
+      pipeline: DETECTOR_MESH,
+    },
+    {
+      name: '… its 4 views, the previous F500',
+      key: 'detector-mesh-4views',
+      vectors: firstViews(detectorMeshRun, 4),
+      embeddings: { views: F500_VIEWS, description: false },
+      pipeline: DETECTOR_MESH,
+    },
     {
       name: 'mean-shape crop, roll levelled only beyond 10°',
       key: 'mean-shape-dead-zone',
@@ -71,17 +87,10 @@ export async function evalFaces(argv: string[]): Promise<void> {
       pipeline: MEAN_SHAPE_DEAD_ZONE,
     },
     {
-      name: 'eye and mouth centres → crop (roll dead zone 10°), the previous F200',
+      name: 'eye and mouth centres → crop (roll dead zone 10°), F200 before the mean-shape crop',
       key: 'eyes-mouth',
       vectors: firstViews(eyesMouthRun, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
-      pipeline: EYES_MOUTH,
-    },
-    {
-      name: '… its 4 views, the previous F500',
-      key: 'eyes-mouth-4views',
-      vectors: firstViews(eyesMouthRun, 4),
-      embeddings: { views: F500_VIEWS, description: false },
       pipeline: EYES_MOUTH,
     },
     { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true }, pipeline: WITH_FACERES },

@@ -22,16 +22,17 @@ export interface FaceAlgorithm {
 export const F500_VIEWS: readonly CropView[] = [PLAIN_VIEW, { zoom: 1, mirrored: true }, { zoom: 1.054, mirrored: false }, { zoom: 1.054, mirrored: true }];
 
 /**
- * Chosen by measurement (reports/face-eval.md): both read human's mesh fitted to dlib's mean face
- * (the chip faceRecognitionNet was trained on), embedded by face-api's faceRecognitionNet on
- * onnxruntime. F200 embeds one crop (the fast one); F500 averages four views of it (mirror and a 5%
- * closer framing): EER 1.18% -> 1.14% and FNMR at FMR 10^-3 6.9% -> 5.4% on the dev set, at ~10 ms
- * per extra view. F500's first view is F200's crop, so one F500 pass yields both templates.
+ * Chosen by measurement (reports/face-eval.md): both fit dlib's mean face (the chip faceRecognitionNet
+ * was trained on) to a refined, sub-pixel FaceMesh (face-mesh-refiner.ts) and embed with face-api's
+ * faceRecognitionNet on onnxruntime. F200 embeds one crop (the fast one); F500 averages four views of
+ * it (mirror and a 5% closer framing): EER 1.17% -> 1.09% and FNMR at FMR 10^-3 6.3% -> 4.9% on the
+ * dev set, at ~8 ms per extra view. F500's first view is F200's crop, so one F500 pass yields both
+ * templates.
  */
 export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>> = {
   F200: {
     name: 'F200',
-    summary: 'mean-shape aligned crop, faceRecognitionNet (128-d)',
+    summary: 'mean-shape aligned crop on the refined face mesh, faceRecognitionNet (128-d)',
     embeddings: { views: [PLAIN_VIEW], description: false },
     dimensions: 128,
     evalVariant: 'aligned',
@@ -39,7 +40,7 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
   },
   F500: {
     name: 'F500',
-    summary: 'four views of the mean-shape aligned crop (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
+    summary: 'four views of the mean-shape aligned crop on the refined face mesh (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
     embeddings: { views: F500_VIEWS, description: false },
     dimensions: 128,
     evalVariant: 'aligned-4views',
