@@ -78,6 +78,17 @@ describe('FaceMesh refinement pass', () => {
     assert.ok(depth > 0.3 * size && depth < 1.2 * size, `depth ${depth.toFixed(1)} for a ${size.toFixed(1)} px face`);
   });
 
+  it('sizes the crop from the mesh when the image edge clips the detector box (a face filling the frame)', async () => {
+    const image = await decodeImage(await portrait('anna', { margin: -0.12 }));
+    const face = await detectLargest(image);
+    const [x, y, w, h] = face.box;
+    assert.ok(x <= 0 || y <= 0 || x + w >= image.width - 1 || y + h >= image.height - 1, `box ${face.box.join(',')} in ${image.width}×${image.height}`);
+    const refined = await refiner.refine(image, face);
+    assert.ok(refined);
+    const size = extent(face.mesh);
+    assert.ok(meanDistance(refined, face.mesh) < 0.02 * size, `moved ${meanDistance(refined, face.mesh).toFixed(2)} px on a ${size} px face`);
+  });
+
   it('re-locates the face from a poor seed (the crop is cut, read and mapped back correctly)', async () => {
     const image = await decodeImage(await portrait('bella'));
     const face = await detectLargest(image);
