@@ -25,7 +25,8 @@ export interface MeshRefinerOptions {
 
 /**
  * 1.33: the median ratio of human's mesh-crop box to the mesh's extent on the dev set (5th–95th
- * percentile 1.26–1.42), so a clipped box is replaced by the size it would have had.
+ * percentile 1.26–1.42), so a clipped box is replaced by the size it would have had. The face flag
+ * is ~1 on a face (dev set: 1,002 of 1,005 faces above 0.9, one under 0.5, which keeps human's mesh).
  */
 export const DEFAULT_MESH_REFINER_OPTIONS: MeshRefinerOptions = { extentScale: 1.33, minFaceFlag: 0.5 };
 
