@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { packageDir } from '../../lib/package-files.js';
 import { sampleRegion, type CropTransform } from './face-alignment.js';
 import { graphModelToOnnx, type ConvertedGraphModel } from './graph-model-onnx.js';
+import { openCpuSession } from './onnx-session.js';
 import type { RgbImage } from './raster.js';
 
 /** Side of the square crop FaceMesh reads. */
@@ -64,14 +65,7 @@ export class FaceMeshRefiner {
    */
   static async load(options: MeshRefinerOptions = DEFAULT_MESH_REFINER_OPTIONS): Promise<FaceMeshRefiner> {
     const model = graphModelToOnnx(join(packageDir('@vladmandic/human'), 'models', 'facemesh.json'), [1, MESH_INPUT_SIZE, MESH_INPUT_SIZE, 3]);
-    const session = await InferenceSession.create(model.bytes, {
-      executionProviders: ['cpu'],
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
-    return new FaceMeshRefiner(session, model, options);
+    return new FaceMeshRefiner(await openCpuSession(model.bytes), model, options);
   }
 
   /**

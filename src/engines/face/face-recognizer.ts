@@ -1,5 +1,6 @@
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { unitVector } from '../../lib/vectors.js';
+import { openCpuSession } from './onnx-session.js';
 import { faceRecognitionModel, RECOGNITION_DIMENSIONS, RECOGNITION_INPUT, RECOGNITION_INPUT_SIZE, RECOGNITION_OUTPUT } from './face-recognition-graph.js';
 
 /** Side of the square crop the recognition net reads. */
@@ -27,14 +28,7 @@ export class FaceRecognizer {
    * const [embedding] = await recognizer.embed([crop]); // crop: 150×150×3 interleaved RGB, 0..255
    */
   static async load(): Promise<FaceRecognizer> {
-    const session = await InferenceSession.create(faceRecognitionModel(), {
-      executionProviders: ['cpu'],
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
-    return new FaceRecognizer(session);
+    return new FaceRecognizer(await openCpuSession(faceRecognitionModel()));
   }
 
   /** Embeds crops (each 150×150×3 interleaved RGB, values 0..255) in one batch; one unit-length vector per crop. */
