@@ -1,0 +1,33 @@
+// @ts-check
+// Lint for the whole tree; `npm run lint` (part of `npm test`) runs it with Prettier's check.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { layerBoundaries } from './lint/layer-boundaries.js';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'data/', 'reports/', 'scratch/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: {
+      parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { veriport: { rules: { 'layer-boundaries': layerBoundaries } } },
+    rules: {
+      'veriport/layer-boundaries': 'error',
+      // node:test's test() and describe() return promises that the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // A test states what it expects with assert and then reads the value: `!` there is the assertion.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+);
