@@ -73,8 +73,19 @@ export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
     } finally {
       await pool.close();
     }
-    const stagesMs = { decode: quantile(stages.decode, 0.5), detect: quantile(stages.detect, 0.5), embed: quantile(stages.embed, 0.5) };
-    rows.push({ algorithm: name, medianMs: quantile(times, 0.5), p90Ms: quantile(times, 0.9), stagesMs, imagesPerSecond, workers });
+    const stagesMs = {
+      decode: quantile(stages.decode, 0.5),
+      detect: quantile(stages.detect, 0.5),
+      embed: quantile(stages.embed, 0.5),
+    };
+    rows.push({
+      algorithm: name,
+      medianMs: quantile(times, 0.5),
+      p90Ms: quantile(times, 0.9),
+      stagesMs,
+      imagesPerSecond,
+      workers,
+    });
   }
   return rows;
 }

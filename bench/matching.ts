@@ -27,7 +27,8 @@ export interface MatchingBenchOptions {
   readonly k?: number;
 }
 
-export type MatchingMethod = 'VectorGallery int8 (WASM SIMD)' | 'VectorGallery float32 (WASM SIMD)' | 'naive JS (Array of Float32Array)';
+export type MatchingMethod =
+  'VectorGallery int8 (WASM SIMD)' | 'VectorGallery float32 (WASM SIMD)' | 'naive JS (Array of Float32Array)';
 
 export interface MatchingMeasurement {
   readonly dims: number;
@@ -71,7 +72,12 @@ export interface MatchingBenchResult {
     readonly reads: readonly ReadBandwidth[];
     /** The read rate for a 256 MB buffer (DRAM) and what it allows per row size. */
     readonly dramReadGBps: number;
-    readonly dramCeiling: { readonly int8x128: number; readonly float32x128: number; readonly int8x512: number; readonly float32x512: number };
+    readonly dramCeiling: {
+      readonly int8x128: number;
+      readonly float32x128: number;
+      readonly int8x512: number;
+      readonly float32x512: number;
+    };
   };
   readonly measurements: readonly MatchingMeasurement[];
 }
@@ -79,7 +85,6 @@ export interface MatchingBenchResult {
 const MB = 1024 * 1024;
 /** Consecutive searches per method before the next method takes a turn. */
 const ROUND = 10;
-
 
 function unitVector(random: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);
@@ -111,7 +116,8 @@ function naiveSearch(rows: readonly Float32Array[], probe: Float32Array, k: numb
   return best.map((b) => b.index);
 }
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 function bestOf(runs: number, fn: () => void): number {
   let best = Infinity;
@@ -129,13 +135,31 @@ function readProbe(memory: WebAssembly.Memory): (ptr: number, end: number) => nu
   const ACC = 2; // 4 v128 locals
   const code = new Code();
   code.loop((c) => {
-    for (let a = 0; a < 4; a += 1) c.localGet(ACC + a).localGet(PTR).v128Load(a * 16).simd(SimdOp.i32x4_add).localSet(ACC + a);
+    for (let a = 0; a < 4; a += 1)
+      c.localGet(ACC + a)
+        .localGet(PTR)
+        .v128Load(a * 16)
+        .simd(SimdOp.i32x4_add)
+        .localSet(ACC + a);
     c.localGet(PTR).i32Const(64).op(Op.i32_add).localTee(PTR).localGet(END).op(Op.i32_lt_u).op(Op.br_if, 0);
   });
-  code.localGet(ACC).localGet(ACC + 1).simd(SimdOp.i32x4_add).localGet(ACC + 2).simd(SimdOp.i32x4_add).localGet(ACC + 3).simd(SimdOp.i32x4_add);
+  code
+    .localGet(ACC)
+    .localGet(ACC + 1)
+    .simd(SimdOp.i32x4_add)
+    .localGet(ACC + 2)
+    .simd(SimdOp.i32x4_add)
+    .localGet(ACC + 3)
+    .simd(SimdOp.i32x4_add);
   code.simd(SimdOp.i32x4_extract_lane, 0);
   const bytes = assembleModule([
-    { exportName: 'read', params: [ValType.i32, ValType.i32], results: [ValType.i32], locals: [ValType.v128, ValType.v128, ValType.v128, ValType.v128], body: code },
+    {
+      exportName: 'read',
+      params: [ValType.i32, ValType.i32],
+      results: [ValType.i32],
+      locals: [ValType.v128, ValType.v128, ValType.v128, ValType.v128],
+      body: code,
+    },
   ]);
   const read = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } }).exports['read'];
   if (typeof read !== 'function') throw new Error('read probe did not assemble');
@@ -223,14 +247,19 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
           bytesPerRow: rowBytes(quantisation, dims),
           search: (probe: Float32Array) => gallery.search(probe, k).map((hit) => Number(hit.id)),
         })),
-        { name: 'naive JS (Array of Float32Array)', bytesPerRow: dims * 4, search: (probe: Float32Array) => naiveSearch(rows, probe, k) },
+        {
+          name: 'naive JS (Array of Float32Array)',
+          bytesPerRow: dims * 4,
+          search: (probe: Float32Array) => naiveSearch(rows, probe, k),
+        },
       ];
       // Warm up (JIT tiers, caches). Then rounds of 10 consecutive searches per method, the
       // method order rotating from round to round, so drift and other load hit all of them alike
       // while each method still runs with its own rows in cache, as it would when serving.
       for (const method of methods) {
         const until = performance.now() + 300;
-        for (let i = 0; i < 30 && (i < 3 || performance.now() < until); i += 1) method.search(probes[i % probes.length] ?? unitVector(random, dims));
+        for (let i = 0; i < 30 && (i < 3 || performance.now() < until); i += 1)
+          method.search(probes[i % probes.length] ?? unitVector(random, dims));
       }
       const times = methods.map(() => [] as number[]);
       const results = methods.map(() => [] as number[][]);
@@ -254,13 +283,20 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
       cpuMs += (cpu.user + cpu.system) / 1000;
       // The naive loop is exact (float64 sums): it is the reference for recall.
       const exact = results[methods.length - 1] ?? [];
-      const medians = times.map((t) => quantile([...t].sort((a, b) => a - b), 0.5));
+      const medians = times.map((t) =>
+        quantile(
+          [...t].sort((a, b) => a - b),
+          0.5,
+        ),
+      );
       const naiveMedian = medians[methods.length - 1] ?? Number.NaN;
       methods.forEach((method, m) => {
         const sorted = [...(times[m] ?? [])].sort((a, b) => a - b);
         const median = medians[m] ?? Number.NaN;
         const found = results[m] ?? [];
-        const recall = found.reduce((sum, ids, i) => sum + ids.filter((id) => exact[i]?.includes(id)).length / k, 0) / Math.max(found.length, 1);
+        const recall =
+          found.reduce((sum, ids, i) => sum + ids.filter((id) => exact[i]?.includes(id)).length / k, 0) /
+          Math.max(found.length, 1);
         measurements.push({
           dims,
           size,
@@ -283,7 +319,8 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
   // Bandwidth last: its 256 MB buffers would otherwise be collected during the timed searches.
   const workingSets = measurements.map((m) => m.size * m.bytesPerRow);
   const bandwidth = measureBandwidth(workingSets);
-  const readAt = (bytes: number): number => bandwidth.reads.find((r) => r.workingSetBytes >= Math.floor(bytes / 64) * 64)?.gbPerSecond ?? Number.NaN;
+  const readAt = (bytes: number): number =>
+    bandwidth.reads.find((r) => r.workingSetBytes >= Math.floor(bytes / 64) * 64)?.gbPerSecond ?? Number.NaN;
   const cpuModel = os.cpus()[0]?.model ?? 'cpu';
   return {
     date: new Date().toISOString(),
@@ -294,12 +331,16 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
     loadAverage: { before: loadBefore, after: os.loadavg()[0] ?? 0, cores: os.cpus().length },
     cpuShare: cpuMs / wallMs,
     bandwidth,
-    measurements: measurements.map((m) => ({ ...m, bandwidthCeiling: (readAt(m.size * m.bytesPerRow) * 1e9) / m.bytesPerRow })),
+    measurements: measurements.map((m) => ({
+      ...m,
+      bandwidthCeiling: (readAt(m.size * m.bytesPerRow) * 1e9) / m.bytesPerRow,
+    })),
   };
 }
 
 const millions = (n: number): string => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} M`;
-const size = (bytes: number): string => (bytes >= 10 * MB ? `${(bytes / MB).toFixed(0)} MB` : `${(bytes / MB).toFixed(2)} MB`);
+const size = (bytes: number): string =>
+  bytes >= 10 * MB ? `${(bytes / MB).toFixed(0)} MB` : `${(bytes / MB).toFixed(2)} MB`;
 
 /**
  * The result as markdown: the latency table, then the bandwidth ceiling.
@@ -314,7 +355,9 @@ export function formatMatchingTable(result: MatchingBenchResult): string {
   return [
     `1:N search, k=${result.k}, median of ${result.searches} searches per cell (rounds of ${ROUND} per method, order rotating), random unit vectors; ${result.machine}; ${result.seconds.toFixed(0)} s in all.`,
     `Load average ${load.before.toFixed(2)} before / ${load.after.toFixed(2)} after on ${load.cores} cores; CPU share of the timed searches ${result.cpuShare.toFixed(2)}.` +
-      (disturbed ? ' **Other processes were running: absolute timings are disturbed (ratios measured side by side are more reliable).**' : ''),
+      (disturbed
+        ? ' **Other processes were running: absolute timings are disturbed (ratios measured side by side are more reliable).**'
+        : ''),
     '',
     '| dims | gallery | method | bytes/row | median ms | p90 ms | comparisons/s | × naive | read ceiling (comparisons/s) | recall@k vs exact |',
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -330,7 +373,9 @@ export function formatMatchingTable(result: MatchingBenchResult): string {
     `- WASM SIMD streaming read (v128.load + i32x4.add): ${bw.reads.map((r) => `${size(r.workingSetBytes)} ${r.gbPerSecond.toFixed(1)} GB/s`).join(', ')}`,
     `- At the 256 MB (DRAM) read rate of ${bw.dramReadGBps.toFixed(1)} GB/s, one pass over the rows allows at most ` +
       `${millions(bw.dramCeiling.int8x128)} comparisons/s at 128 B/row (int8, 128 dims), ${millions(bw.dramCeiling.float32x128)} at 512 B/row (float32, 128 dims)` +
-      (dimsList.includes(512) ? `, ${millions(bw.dramCeiling.int8x512)} at 512 B/row (int8, 512 dims), ${millions(bw.dramCeiling.float32x512)} at 2048 B/row (float32, 512 dims)` : '') +
+      (dimsList.includes(512)
+        ? `, ${millions(bw.dramCeiling.int8x512)} at 512 B/row (int8, 512 dims), ${millions(bw.dramCeiling.float32x512)} at 2048 B/row (float32, 512 dims)`
+        : '') +
       '. Galleries that fit in cache (10,000 x 128 int8 is 1.25 MB) can beat it; the "read ceiling" column uses the read rate measured at each gallery\'s own size.',
     '',
   ].join('\n');
@@ -344,18 +389,32 @@ export function formatMatchingTable(result: MatchingBenchResult): string {
  */
 export function writeMatchingReport(result: MatchingBenchResult, command: string): void {
   mkdirSync('reports', { recursive: true });
-  writeFileSync('reports/bench-matching.md', `# Matching benchmark\n\nCommand: \`${command}\`\n\n${formatMatchingTable(result)}`);
+  writeFileSync(
+    'reports/bench-matching.md',
+    `# Matching benchmark\n\nCommand: \`${command}\`\n\n${formatMatchingTable(result)}`,
+  );
   writeFileSync('reports/bench-matching.json', `${JSON.stringify(result, null, 2)}\n`);
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { searches: { type: 'string', default: '50' }, sizes: { type: 'string', default: '10000,100000' }, dims: { type: 'string', default: '128,512' } },
+    options: {
+      searches: { type: 'string', default: '50' },
+      sizes: { type: 'string', default: '10000,100000' },
+      dims: { type: 'string', default: '128,512' },
+    },
   });
   const list = (text: string): number[] => text.split(',').map(Number);
-  const result = await benchMatching({ searches: Number(values.searches), sizes: list(values.sizes), dims: list(values.dims) });
+  const result = await benchMatching({
+    searches: Number(values.searches),
+    sizes: list(values.sizes),
+    dims: list(values.dims),
+  });
   process.stdout.write(formatMatchingTable(result));
-  writeMatchingReport(result, `npx tsx bench/matching.ts${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(' ')}` : ''}`);
+  writeMatchingReport(
+    result,
+    `npx tsx bench/matching.ts${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
+  );
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -31,7 +31,8 @@ const { values } = parseArgs({
 });
 const only = values.only;
 const SECTIONS = ['server', 'matching', 'face'];
-if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
+if (only !== undefined && !SECTIONS.includes(only))
+  throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -57,7 +58,11 @@ async function measure(url: string, counting: boolean): Promise<Round> {
 }
 
 function recordCost(): number {
-  const usage = new UsageRecorder({ repository: { addCounts: async () => undefined, list: async () => [], reset: async () => 0 }, flushIntervalMs: 1000, log: console });
+  const usage = new UsageRecorder({
+    repository: { addCounts: async () => undefined, list: async () => [], reset: async () => 0 },
+    flushIntervalMs: 1000,
+    log: console,
+  });
   const calls = 1_000_000;
   const endpoints = ['/version', '/compare', '/identify/{cacheName}', '/verify/{cacheName}'];
   const start = process.hrtime.bigint();
@@ -91,25 +96,47 @@ async function benchServer(): Promise<void> {
 
   const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
   const rows = [
-    ['counting on', mean(on.map((r) => r.requestsPerSecond)), mean(on.map((r) => r.p50Ms)), mean(on.map((r) => r.p99Ms)), on.reduce((a, r) => a + r.errors, 0)],
-    ['counting off', mean(off.map((r) => r.requestsPerSecond)), mean(off.map((r) => r.p50Ms)), mean(off.map((r) => r.p99Ms)), off.reduce((a, r) => a + r.errors, 0)],
+    [
+      'counting on',
+      mean(on.map((r) => r.requestsPerSecond)),
+      mean(on.map((r) => r.p50Ms)),
+      mean(on.map((r) => r.p99Ms)),
+      on.reduce((a, r) => a + r.errors, 0),
+    ],
+    [
+      'counting off',
+      mean(off.map((r) => r.requestsPerSecond)),
+      mean(off.map((r) => r.p50Ms)),
+      mean(off.map((r) => r.p99Ms)),
+      off.reduce((a, r) => a + r.errors, 0),
+    ],
   ] as const;
   const table = [
     `Throughput of GET ${PATH} (${connections} connections, ${rounds} alternating rounds of ${seconds} s; server and load generator share ${machine})`,
     '',
     '| server | req/s (mean) | p50 ms | p99 ms | errors |',
     '|---|---|---|---|---|',
-    ...rows.map(([name, rps, p50, p99, errors]) => `| ${name} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${errors} |`),
+    ...rows.map(
+      ([name, rps, p50, p99, errors]) =>
+        `| ${name} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${errors} |`,
+    ),
     '',
     `Throughput ratio counting on / off: **${ratio.toFixed(3)}** (counter overhead ${((1 - ratio) * 100).toFixed(1)}%)`,
     `UsageRecorder.record: ${nsPerRecord.toFixed(0)} ns per call (1,000,000 calls, in-process)`,
     '',
-    'Per round (req/s): ' + results.map((r) => `${r.counting ? 'on' : 'off'} ${r.requestsPerSecond.toFixed(0)}`).join(', '),
+    'Per round (req/s): ' +
+      results.map((r) => `${r.counting ? 'on' : 'off'} ${r.requestsPerSecond.toFixed(0)}`).join(', '),
   ].join('\n');
   process.stdout.write(`${table}\n`);
   mkdirSync('reports', { recursive: true });
-  writeFileSync('reports/bench-server.md', `# Server benchmark\n\nCommand: \`npm run bench -- --seconds ${seconds} --connections ${connections} --rounds ${rounds}\`\n\n${table}\n`);
-  writeFileSync('reports/bench-server.json', `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, connections, rounds, ratio, nsPerRecord, results }, null, 2)}\n`);
+  writeFileSync(
+    'reports/bench-server.md',
+    `# Server benchmark\n\nCommand: \`npm run bench -- --seconds ${seconds} --connections ${connections} --rounds ${rounds}\`\n\n${table}\n`,
+  );
+  writeFileSync(
+    'reports/bench-server.json',
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds, connections, rounds, ratio, nsPerRecord, results }, null, 2)}\n`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -44,9 +44,15 @@ const VARIANTS: readonly Variant[] = [
   ...BLUR_SIGMAS.map((sigma) => ({ key: `blur${sigma}`, make: (b: Buffer) => lossless(sharp(b).blur(sigma)) })),
   ...BRIGHTNESS.map((k) => ({ key: `bright${k}`, make: (b: Buffer) => lossless(sharp(b).linear(k, 0)) })),
   // sharp turns positive angles clockwise, on a canvas grown to hold the whole turned image.
-  ...ROTATIONS.map((degrees) => ({ key: `rot${degrees}`, make: (b: Buffer) => lossless(sharp(b).rotate(degrees, { background: { r: 128, g: 128, b: 128 } })) })),
+  ...ROTATIONS.map((degrees) => ({
+    key: `rot${degrees}`,
+    make: (b: Buffer) => lossless(sharp(b).rotate(degrees, { background: { r: 128, g: 128, b: 128 } })),
+  })),
   { key: 'mirror', make: (b: Buffer) => lossless(sharp(b).flop()) },
-  ...JPEG_QUALITIES.map((quality) => ({ key: `jpeg${quality}`, make: (b: Buffer) => sharp(b).jpeg({ quality }).toBuffer() })),
+  ...JPEG_QUALITIES.map((quality) => ({
+    key: `jpeg${quality}`,
+    make: (b: Buffer) => sharp(b).jpeg({ quality }).toBuffer(),
+  })),
   {
     key: 'up2',
     make: async (b: Buffer) => {
@@ -70,24 +76,33 @@ interface Observed {
 type ImageResult = Record<string, Observed | undefined>;
 
 export async function evalAnalysis(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { workers: { type: 'string' }, sample: { type: 'string', default: '200' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { workers: { type: 'string' }, sample: { type: 'string', default: '200' } },
+  });
   const dir = positionals[0];
   if (!dir) throw new Error('usage: npm run eval -- analysis <dir> [--sample N] [--workers N]');
   const all = imageFiles(dir);
   const files = evenSample(all, Number(values.sample));
   const workers = Number(values.workers ?? availableParallelism());
-  console.log(`${files.length} of ${all.length} images from ${dir}; ${VARIANTS.length} variants each; ${workers} workers`);
+  console.log(
+    `${files.length} of ${all.length} images from ${dir}; ${VARIANTS.length} variants each; ${workers} workers`,
+  );
 
   const engine = FaceEngine.start({ workers });
   const started = performance.now();
   let results: ImageResult[];
   try {
     // Warm every worker (models and the quality code's first run) outside the timed images.
-    await Promise.all(files.slice(0, 2 * workers).map((file) => engine.analyze(readFileSync(file), NO_EMBEDDINGS, { quality: true })));
+    await Promise.all(
+      files.slice(0, 2 * workers).map((file) => engine.analyze(readFileSync(file), NO_EMBEDDINGS, { quality: true })),
+    );
     let done = 0;
     results = await mapLimited(files, 2 * workers, async (file) => {
       const result = await analyseVariants(engine, readFileSync(file));
-      if (++done % 20 === 0) console.log(`  ${done}/${files.length} images, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if (++done % 20 === 0)
+        console.log(`  ${done}/${files.length} images, ${((performance.now() - started) / 1000).toFixed(0)} s`);
       return result;
     });
   } finally {
@@ -101,7 +116,10 @@ export async function evalAnalysis(argv: string[]): Promise<void> {
 function imageFiles(dir: string): string[] {
   const labelled = loadIdentityImages(dir).map((image) => image.file);
   if (labelled.length > 0) return labelled;
-  return readdirSync(dir).filter((name) => /\.(jpe?g|png|webp)$/i.test(name)).sort().map((name) => join(dir, name));
+  return readdirSync(dir)
+    .filter((name) => /\.(jpe?g|png|webp)$/i.test(name))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /** `count` items spread evenly over the list (every identity of a sorted list is reached), in order. */
@@ -136,7 +154,14 @@ async function analyseVariants(engine: FaceEngine, bytes: Buffer): Promise<Image
 function mainFace(analysis: DecodedAnalysis): Observed | undefined {
   const face = [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
   if (!face?.quality) return undefined;
-  return { metrics: face.quality.metrics, faceCount: analysis.faces.length, detectMs: analysis.timings.detectMs, qualityMs: analysis.qualityMs ?? NaN, decodeMs: analysis.decodeMs, detectorRoll: (face.pose.roll * 180) / Math.PI };
+  return {
+    metrics: face.quality.metrics,
+    faceCount: analysis.faces.length,
+    detectMs: analysis.timings.detectMs,
+    qualityMs: analysis.qualityMs ?? NaN,
+    decodeMs: analysis.decodeMs,
+    detectorRoll: (face.pose.roll * 180) / Math.PI,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +178,11 @@ interface PropertyRow {
 }
 
 /** A metric's score (or another reading of the face) at each of the variants, for the images that have all of them. */
-function scoresAt(results: readonly ImageResult[], metric: MetricName | ((face: Observed) => number), keys: readonly string[]): number[][] {
+function scoresAt(
+  results: readonly ImageResult[],
+  metric: MetricName | ((face: Observed) => number),
+  keys: readonly string[],
+): number[][] {
   const read = typeof metric === 'function' ? metric : (face: Observed) => face.metrics[metric];
   const rows: number[][] = [];
   for (const result of results) {
@@ -171,9 +200,22 @@ function levelMedians(rows: readonly number[][], labels: readonly string[], digi
 }
 
 /** Share of images where `holds` is true of the scores at the variants `keys` (in order). */
-function property(results: readonly ImageResult[], metric: MetricName, text: string, keys: readonly string[], labels: readonly string[], holds: (scores: number[]) => boolean): PropertyRow {
+function property(
+  results: readonly ImageResult[],
+  metric: MetricName,
+  text: string,
+  keys: readonly string[],
+  labels: readonly string[],
+  holds: (scores: number[]) => boolean,
+): PropertyRow {
   const rows = scoresAt(results, metric, keys);
-  return { metric, property: text, n: rows.length, holds: share(rows.filter(holds).length, rows.length), levels: levelMedians(rows, labels) };
+  return {
+    metric,
+    property: text,
+    n: rows.length,
+    holds: share(rows.filter(holds).length, rows.length),
+    levels: levelMedians(rows, labels),
+  };
 }
 
 const nonIncreasing = (s: number[]) => s.every((v, i) => i === 0 || v <= s[i - 1]!);
@@ -185,15 +227,70 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
   for (const metric of ['SHARPNESS', 'UNIFIED_QUALITY'] as const) {
     rows.push(property(results, metric, 'non-increasing under blur σ 0, 1, 2, 4', blurKeys, blurLabels, nonIncreasing));
     // The detector loses small faces at σ 4: the first three levels on every image that keeps its face.
-    rows.push(property(results, metric, 'non-increasing under blur σ 0, 1, 2', blurKeys.slice(0, 3), blurLabels.slice(0, 3), nonIncreasing));
+    rows.push(
+      property(
+        results,
+        metric,
+        'non-increasing under blur σ 0, 1, 2',
+        blurKeys.slice(0, 3),
+        blurLabels.slice(0, 3),
+        nonIncreasing,
+      ),
+    );
   }
-  rows.push(property(results, 'LUMINANCE_MEAN', 'increasing with brightness ×0.5, 1, 1.5', ['bright0.5', 'original', 'bright1.5'], ['×0.5', '×1', '×1.5'], ([a, b, c]) => a! < b! && b! < c!));
-  rows.push(property(results, 'UNDER_EXPOSURE_PREVENTION', 'lower at brightness ×0.3 than ×1', ['original', 'bright0.3'], ['×1', '×0.3'], ([one, dark]) => dark! < one!));
-  rows.push(property(results, 'OVER_EXPOSURE_PREVENTION', 'lower at brightness ×2.5 (clipped) than ×1', ['original', 'bright2.5'], ['×1', '×2.5'], ([one, bright]) => bright! < one!));
-  rows.push(property(results, 'COMPRESSION_ARTIFACTS', 'lower at JPEG quality 10 than 95', ['jpeg95', 'jpeg10'], ['q95', 'q10'], ([good, poor]) => poor! < good!));
-  const ied = property(results, 'INTER_EYE_DISTANCE', '×2 (±5%) under a 2× upscale', ['original', 'up2'], ['×1', '×2'], ([one, two]) => Math.abs(two! / one! - 2) <= 0.1);
+  rows.push(
+    property(
+      results,
+      'LUMINANCE_MEAN',
+      'increasing with brightness ×0.5, 1, 1.5',
+      ['bright0.5', 'original', 'bright1.5'],
+      ['×0.5', '×1', '×1.5'],
+      ([a, b, c]) => a! < b! && b! < c!,
+    ),
+  );
+  rows.push(
+    property(
+      results,
+      'UNDER_EXPOSURE_PREVENTION',
+      'lower at brightness ×0.3 than ×1',
+      ['original', 'bright0.3'],
+      ['×1', '×0.3'],
+      ([one, dark]) => dark! < one!,
+    ),
+  );
+  rows.push(
+    property(
+      results,
+      'OVER_EXPOSURE_PREVENTION',
+      'lower at brightness ×2.5 (clipped) than ×1',
+      ['original', 'bright2.5'],
+      ['×1', '×2.5'],
+      ([one, bright]) => bright! < one!,
+    ),
+  );
+  rows.push(
+    property(
+      results,
+      'COMPRESSION_ARTIFACTS',
+      'lower at JPEG quality 10 than 95',
+      ['jpeg95', 'jpeg10'],
+      ['q95', 'q10'],
+      ([good, poor]) => poor! < good!,
+    ),
+  );
+  const ied = property(
+    results,
+    'INTER_EYE_DISTANCE',
+    '×2 (±5%) under a 2× upscale',
+    ['original', 'up2'],
+    ['×1', '×2'],
+    ([one, two]) => Math.abs(two! / one! - 2) <= 0.1,
+  );
   const ratios = scoresAt(results, 'INTER_EYE_DISTANCE', ['original', 'up2']).map(([one, two]) => two! / one!);
-  rows.push({ ...ied, levels: `${ied.levels} px; ratio median ${fmt(median(ratios), 3)}, p10 ${fmt(quantile(ratios, 0.1), 3)}, p90 ${fmt(quantile(ratios, 0.9), 3)}` });
+  rows.push({
+    ...ied,
+    levels: `${ied.levels} px; ratio median ${fmt(median(ratios), 3)}, p10 ${fmt(quantile(ratios, 0.1), 3)}, p90 ${fmt(quantile(ratios, 0.9), 3)}`,
+  });
   return rows;
 }
 
@@ -209,9 +306,15 @@ interface RollRow {
 }
 
 /** Roll change against the rotation (sharp's positive angle is clockwise, as the catalog's roll). */
-function rollRows(results: readonly ImageResult[], source: string, roll: MetricName | ((face: Observed) => number)): RollRow[] {
+function rollRows(
+  results: readonly ImageResult[],
+  source: string,
+  roll: MetricName | ((face: Observed) => number),
+): RollRow[] {
   return ROTATIONS.map((degrees) => {
-    const deltas = scoresAt(results, roll, ['original', `rot${degrees}`]).map(([before, after]) => wrapDegrees(after! - before!));
+    const deltas = scoresAt(results, roll, ['original', `rot${degrees}`]).map(([before, after]) =>
+      wrapDegrees(after! - before!),
+    );
     const errors = deltas.map((d) => Math.abs(d - degrees));
     return {
       source,
@@ -241,7 +344,10 @@ function yawSummary(results: readonly ImageResult[]): YawSummary {
   return {
     n: pairs.length,
     turned: turned.length,
-    signFlips: share(turned.filter(([yaw, mirrored]) => Math.sign(mirrored!) === -Math.sign(yaw!)).length, turned.length),
+    signFlips: share(
+      turned.filter(([yaw, mirrored]) => Math.sign(mirrored!) === -Math.sign(yaw!)).length,
+      turned.length,
+    ),
     medianSum: median(sums),
     p90Sum: quantile(sums, 0.9),
     medianAbsYaw: median(pairs.map(([yaw]) => Math.abs(yaw!))),
@@ -257,18 +363,30 @@ interface ProfileSummary {
   readonly compliant: number;
   /** Compliant but for INTER_EYE_DISTANCE (the dev images are small). */
   readonly compliantButResolution: number;
-  readonly rules: ReadonlyArray<{ readonly metric: MetricName; readonly fail: number; readonly byStatus: Partial<Record<ComplianceStatus, number>> }>;
+  readonly rules: ReadonlyArray<{
+    readonly metric: MetricName;
+    readonly fail: number;
+    readonly byStatus: Partial<Record<ComplianceStatus, number>>;
+  }>;
 }
 
 function profileSummary(name: DefaultProfileName, faces: readonly Observed[]): ProfileSummary {
   const profile = defaultProfile(name);
-  const outcomes = faces.map((face) => evaluateCompliance(profile, { ...face.metrics, SINGLE_FACE_PRESENT: face.faceCount }));
-  const failing = (statuses: Partial<Record<MetricName, ComplianceStatus>>) => Object.entries(statuses).filter(([, status]) => status !== 'OK').map(([metric]) => metric);
+  const outcomes = faces.map((face) =>
+    evaluateCompliance(profile, { ...face.metrics, SINGLE_FACE_PRESENT: face.faceCount }),
+  );
+  const failing = (statuses: Partial<Record<MetricName, ComplianceStatus>>) =>
+    Object.entries(statuses)
+      .filter(([, status]) => status !== 'OK')
+      .map(([metric]) => metric);
   return {
     name,
     withFace: faces.length,
     compliant: share(outcomes.filter((o) => o.isCompliant).length, faces.length),
-    compliantButResolution: share(outcomes.filter((o) => failing(o.statuses).every((metric) => metric === 'INTER_EYE_DISTANCE')).length, faces.length),
+    compliantButResolution: share(
+      outcomes.filter((o) => failing(o.statuses).every((metric) => metric === 'INTER_EYE_DISTANCE')).length,
+      faces.length,
+    ),
     rules: profile.rules.map((rule) => {
       const byStatus: Partial<Record<ComplianceStatus, number>> = {};
       for (const outcome of outcomes) {
@@ -296,15 +414,31 @@ function writeReport(run: RunInfo, results: readonly ImageResult[]): void {
   const originals = results.map((r) => r.original).filter((o): o is Observed => o !== undefined);
   const upscaled = results.map((r) => r.up2).filter((o): o is Observed => o !== undefined);
 
-  const timeRow = (label: string, values: number[]) => `| ${label} | ${values.length} | ${fmt(median(values), 1)} | ${fmt(quantile(values, 0.9), 1)} |`;
+  const timeRow = (label: string, values: number[]) =>
+    `| ${label} | ${values.length} | ${fmt(median(values), 1)} | ${fmt(quantile(values, 0.9), 1)} |`;
   const timeTable = [
     '| stage (per image, one face measured) | images | median ms | p90 ms |',
     '|---|---|---|---|',
-    timeRow('decode, original', originals.map((o) => o.decodeMs)),
-    timeRow('detection (mesh, pose), original', originals.map((o) => o.detectMs)),
-    timeRow('quality pass (`qualityMs`), original', originals.map((o) => o.qualityMs)),
-    timeRow('detection, 2× upscale', upscaled.map((o) => o.detectMs)),
-    timeRow('quality pass, 2× upscale', upscaled.map((o) => o.qualityMs)),
+    timeRow(
+      'decode, original',
+      originals.map((o) => o.decodeMs),
+    ),
+    timeRow(
+      'detection (mesh, pose), original',
+      originals.map((o) => o.detectMs),
+    ),
+    timeRow(
+      'quality pass (`qualityMs`), original',
+      originals.map((o) => o.qualityMs),
+    ),
+    timeRow(
+      'detection, 2× upscale',
+      upscaled.map((o) => o.detectMs),
+    ),
+    timeRow(
+      'quality pass, 2× upscale',
+      upscaled.map((o) => o.qualityMs),
+    ),
   ].join('\n');
 
   const sizes = originals.map((o) => `${o.metrics.IMAGE_WIDTH}×${o.metrics.IMAGE_HEIGHT}`);
@@ -319,7 +453,13 @@ function writeReport(run: RunInfo, results: readonly ImageResult[]): void {
   const rollTable = [
     '| roll | rotation | images | sign right | median \\|error\\| | p90 \\|error\\| | \\|error\\| ≤ 2° |',
     '|---|---|---|---|---|---|---|',
-    ...[...rollRows(results, 'HEAD_POSE_ROLL', 'HEAD_POSE_ROLL'), ...rollRows(results, "detector's 3D roll", (face) => face.detectorRoll)].map((r) => `| ${r.source} | ${r.degrees > 0 ? '+' : ''}${r.degrees}° | ${r.n} | ${pct(r.signRight)} | ${fmt(r.medianError, 2)}° | ${fmt(r.p90Error, 2)}° | ${pct(r.within2)} |`),
+    ...[
+      ...rollRows(results, 'HEAD_POSE_ROLL', 'HEAD_POSE_ROLL'),
+      ...rollRows(results, "detector's 3D roll", (face) => face.detectorRoll),
+    ].map(
+      (r) =>
+        `| ${r.source} | ${r.degrees > 0 ? '+' : ''}${r.degrees}° | ${r.n} | ${pct(r.signRight)} | ${fmt(r.medianError, 2)}° | ${fmt(r.p90Error, 2)}° | ${pct(r.within2)} |`,
+    ),
   ].join('\n');
 
   const yaw = yawSummary(results);
@@ -329,8 +469,14 @@ function writeReport(run: RunInfo, results: readonly ImageResult[]): void {
     `| ${yaw.n} | ${fmt(yaw.medianAbsYaw, 1)}° | ${yaw.turned} | ${pct(yaw.signFlips)} | ${fmt(yaw.medianSum, 2)}° | ${fmt(yaw.p90Sum, 2)}° |`,
   ].join('\n');
 
-  const missing = VARIANTS.map((v) => ({ key: v.key, missed: results.filter((r) => r[v.key] === undefined).length })).filter((v) => v.missed > 0);
-  const missingLine = missing.length === 0 ? 'A face was found in every variant of every image.' : `No face found: ${missing.map((m) => `${m.key} ${m.missed}`).join(', ')} (of ${results.length}); those images leave the properties that need that variant.`;
+  const missing = VARIANTS.map((v) => ({
+    key: v.key,
+    missed: results.filter((r) => r[v.key] === undefined).length,
+  })).filter((v) => v.missed > 0);
+  const missingLine =
+    missing.length === 0
+      ? 'A face was found in every variant of every image.'
+      : `No face found: ${missing.map((m) => `${m.key} ${m.missed}`).join(', ')} (of ${results.length}); those images leave the properties that need that variant.`;
 
   const profiles = (['selfie', 'icao'] as const).map((name) => profileSummary(name, originals));
   const complianceTable = [
@@ -342,7 +488,9 @@ function writeReport(run: RunInfo, results: readonly ImageResult[]): void {
   const ruleCell = (p: ProfileSummary, metric: MetricName) => {
     const rule = p.rules.find((r) => r.metric === metric);
     if (!rule) return '';
-    const detail = Object.entries(rule.byStatus).map(([status, count]) => `${status} ${count}`).join(', ');
+    const detail = Object.entries(rule.byStatus)
+      .map(([status, count]) => `${status} ${count}`)
+      .join(', ');
     return detail ? `${pct(rule.fail)} (${detail})` : pct(rule.fail);
   };
   const ruleTable = [
@@ -420,7 +568,9 @@ ${distributionTable}
 `;
   mkdirSync('reports', { recursive: true });
   writeFileSync('reports/analysis-eval.md', md);
-  console.log(`\n${timeTable}\n\n${missingLine}\n\n${propertyTable}\n\n${rollTable}\n\n${yawTable}\n\n${complianceTable}\n\n${ruleTable}\n\n${distributionTable}\n`);
+  console.log(
+    `\n${timeTable}\n\n${missingLine}\n\n${propertyTable}\n\n${rollTable}\n\n${yawTable}\n\n${complianceTable}\n\n${ruleTable}\n\n${distributionTable}\n`,
+  );
 }
 
 /** A profile rule as text, from the icao profile or else the selfie one (for the rules table). */
@@ -429,10 +579,17 @@ function ruleText(metric: MetricName): string {
     const rule = defaultProfile(name).rules.find((r) => r.metric === metric);
     if (!rule) return undefined;
     if (rule.kind === 'values') return `= ${rule.values.join(', ')}`;
-    const bounds = rule.min !== undefined && rule.max !== undefined ? `${rule.min}..${rule.max}` : rule.min !== undefined ? `≥ ${rule.min}` : `≤ ${rule.max}`;
+    const bounds =
+      rule.min !== undefined && rule.max !== undefined
+        ? `${rule.min}..${rule.max}`
+        : rule.min !== undefined
+          ? `≥ ${rule.min}`
+          : `≤ ${rule.max}`;
     return `${bounds}${rule.required ? '' : ' (if measured)'}`;
   };
-  const parts = (['selfie', 'icao'] as const).map((name) => [name, describe(name)] as const).filter(([, text]) => text !== undefined);
+  const parts = (['selfie', 'icao'] as const)
+    .map((name) => [name, describe(name)] as const)
+    .filter(([, text]) => text !== undefined);
   return `${metric} ${parts.map(([name, text]) => `${name} ${text}`).join(', ')}`;
 }
 

@@ -53,5 +53,9 @@ export function loadPadImages(dir: string): PadImage[] {
   return rows
     .map((row) => row.split(','))
     .filter((cells) => cells[fileAt!]!.startsWith('pad/'))
-    .map((cells) => ({ file: join(dir, cells[fileAt!]!), person: cells[identityAt!]!, live: cells[livenessAt!] === 'live' }));
+    .map((cells) => ({
+      file: join(dir, cells[fileAt!]!),
+      person: cells[identityAt!]!,
+      live: cells[livenessAt!] === 'live',
+    }));
 }

@@ -16,7 +16,12 @@ import sharp from 'sharp';
 import { F500_VIEWS, FACE_ALGORITHMS, type FaceAlgorithmName } from '../src/engines/face/algorithms.js';
 import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
 import { FaceEngine, type DecodedAnalysis } from '../src/engines/face/face-engine.js';
-import { PLAIN_VIEW, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig } from '../src/engines/face/face-pipeline.js';
+import {
+  PLAIN_VIEW,
+  type EmbeddingOptions,
+  type FaceObservation,
+  type FacePipelineConfig,
+} from '../src/engines/face/face-pipeline.js';
 import { DEFAULT_CROP_GEOMETRY } from '../src/engines/face/face-alignment.js';
 import { dot, normalisedSum } from '../src/lib/vectors.js';
 import { onCanvas } from '../test/helpers/faces.js';
@@ -27,8 +32,13 @@ import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedSco
 /** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
 const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
 /** The crop framing used before the mean-shape fit: eye and mouth centres, roll dead zone 10°. */
-const EYES_MOUTH: Partial<FacePipelineConfig> = { alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY }, refineMesh: false };
-const MEAN_SHAPE_DEAD_ZONE: Partial<FacePipelineConfig> = { alignment: { method: 'mean-shape', padding: 0.25, levelAboveDegrees: 10 } };
+const EYES_MOUTH: Partial<FacePipelineConfig> = {
+  alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY },
+  refineMesh: false,
+};
+const MEAN_SHAPE_DEAD_ZONE: Partial<FacePipelineConfig> = {
+  alignment: { method: 'mean-shape', padding: 0.25, levelAboveDegrees: 10 },
+};
 const DETECTOR_MESH: Partial<FacePipelineConfig> = { refineMesh: false };
 
 export async function evalFaces(argv: string[]): Promise<void> {
@@ -54,17 +64,63 @@ export async function evalFaces(argv: string[]): Promise<void> {
   console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
 
   // Runs over the whole set (each variant's vectors come from one of these).
-  const mainRun = await runAll(images, workers, {}, { views: F500_VIEWS, description: false }, 'mean-shape crops on the refined mesh, four views');
-  const detectorMeshRun = await runAll(images, workers, DETECTOR_MESH, { views: F500_VIEWS, description: false }, "mean-shape crops on human's mesh, four views");
-  const eyesMouthRun = await runAll(images, workers, EYES_MOUTH, { views: [PLAIN_VIEW], description: false }, 'eyes-and-mouth crops');
-  const deadZoneRun = await runAll(images, workers, MEAN_SHAPE_DEAD_ZONE, { views: [PLAIN_VIEW], description: false }, 'mean-shape crops, roll dead zone');
-  const descriptionRun = await runAll(images, workers, WITH_FACERES, { views: [], description: true }, 'faceres descriptions');
+  const mainRun = await runAll(
+    images,
+    workers,
+    {},
+    { views: F500_VIEWS, description: false },
+    'mean-shape crops on the refined mesh, four views',
+  );
+  const detectorMeshRun = await runAll(
+    images,
+    workers,
+    DETECTOR_MESH,
+    { views: F500_VIEWS, description: false },
+    "mean-shape crops on human's mesh, four views",
+  );
+  const eyesMouthRun = await runAll(
+    images,
+    workers,
+    EYES_MOUTH,
+    { views: [PLAIN_VIEW], description: false },
+    'eyes-and-mouth crops',
+  );
+  const deadZoneRun = await runAll(
+    images,
+    workers,
+    MEAN_SHAPE_DEAD_ZONE,
+    { views: [PLAIN_VIEW], description: false },
+    'mean-shape crops, roll dead zone',
+  );
+  const descriptionRun = await runAll(
+    images,
+    workers,
+    WITH_FACERES,
+    { views: [], description: true },
+    'faceres descriptions',
+  );
 
-  const firstViews = (run: Run, count: number) => vectorsOf(run, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
+  const firstViews = (run: Run, count: number) =>
+    vectorsOf(run, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
-    { name: 'human mesh → refined mesh (second FaceMesh pass) → dlib mean-shape crop (always levelled) → faceRecognitionNet', key: 'aligned', vectors: firstViews(mainRun, 1), embeddings: { views: [PLAIN_VIEW], description: false } },
-    { name: '… + mirrored crop averaged', key: 'aligned-flip', vectors: firstViews(mainRun, 2), embeddings: { views: F500_VIEWS.slice(0, 2), description: false } },
-    { name: '… + mirror, 5% closer crop and its mirror (4 views)', key: 'aligned-4views', vectors: firstViews(mainRun, 4), embeddings: { views: F500_VIEWS, description: false } },
+    {
+      name: 'human mesh → refined mesh (second FaceMesh pass) → dlib mean-shape crop (always levelled) → faceRecognitionNet',
+      key: 'aligned',
+      vectors: firstViews(mainRun, 1),
+      embeddings: { views: [PLAIN_VIEW], description: false },
+    },
+    {
+      name: '… + mirrored crop averaged',
+      key: 'aligned-flip',
+      vectors: firstViews(mainRun, 2),
+      embeddings: { views: F500_VIEWS.slice(0, 2), description: false },
+    },
+    {
+      name: '… + mirror, 5% closer crop and its mirror (4 views)',
+      key: 'aligned-4views',
+      vectors: firstViews(mainRun, 4),
+      embeddings: { views: F500_VIEWS, description: false },
+    },
     {
       name: "mean-shape crop on human's whole-pixel mesh (no refinement pass), the previous F200",
       key: 'detector-mesh',
@@ -93,13 +149,21 @@ export async function evalFaces(argv: string[]): Promise<void> {
       embeddings: { views: [PLAIN_VIEW], description: false },
       pipeline: EYES_MOUTH,
     },
-    { name: 'human faceres (1024-d)', key: 'faceres', vectors: vectorsOf(descriptionRun, (f) => f.description), embeddings: { views: [], description: true }, pipeline: WITH_FACERES },
+    {
+      name: 'human faceres (1024-d)',
+      key: 'faceres',
+      vectors: vectorsOf(descriptionRun, (f) => f.description),
+      embeddings: { views: [], description: true },
+      pipeline: WITH_FACERES,
+    },
   ];
   for (const weight of [0.15]) {
     variants.push({
       name: `crop + mirror fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
-      vectors: images.map((_, i) => fuse(variants[1]!.vectors[i], variants.find((v) => v.key === 'faceres')!.vectors[i], weight)),
+      vectors: images.map((_, i) =>
+        fuse(variants[1]!.vectors[i], variants.find((v) => v.key === 'faceres')!.vectors[i], weight),
+      ),
       embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
       pipeline: WITH_FACERES,
     });
@@ -116,7 +180,9 @@ export async function evalFaces(argv: string[]): Promise<void> {
     const scores = sortScores(pairScores(images, variant.vectors));
     const timing = await timeVariant(timingSet, variant);
     results.push(summarise(variant, images, scores, timing));
-    console.log(`${variant.key}: EER ${pct(results.at(-1)!.eer)} FNMR@1e-3 ${pct(results.at(-1)!.fnmrAt1e3)} ms ${timing.toFixed(0)}`);
+    console.log(
+      `${variant.key}: EER ${pct(results.at(-1)!.eer)} FNMR@1e-3 ${pct(results.at(-1)!.fnmrAt1e3)} ms ${timing.toFixed(0)}`,
+    );
     if (variant.algorithm && main && !values['no-calibration']) {
       const table = buildCalibrationTable(variant.algorithm, scores.impostor, {
         dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${scores.genuine.length} genuine / ${scores.impostor.length} impostor pairs)`,
@@ -161,7 +227,13 @@ interface VariantResult {
 
 type Run = Array<FaceObservation | undefined>;
 
-async function runAll(images: readonly LabelledImage[], workers: number, pipeline: Partial<FacePipelineConfig>, embeddings: EmbeddingOptions, label: string): Promise<Run> {
+async function runAll(
+  images: readonly LabelledImage[],
+  workers: number,
+  pipeline: Partial<FacePipelineConfig>,
+  embeddings: EmbeddingOptions,
+  label: string,
+): Promise<Run> {
   const engine = FaceEngine.start({ workers, pipeline });
   const started = performance.now();
   try {
@@ -178,16 +250,18 @@ function mainFace(analysis: DecodedAnalysis): FaceObservation | undefined {
   return [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
 }
 
-function vectorsOf(run: Run, pick: (face: FaceObservation) => Float32Array | undefined): Array<Float32Array | undefined> {
+function vectorsOf(
+  run: Run,
+  pick: (face: FaceObservation) => Float32Array | undefined,
+): Array<Float32Array | undefined> {
   return run.map((face) => (face ? pick(face) : undefined));
 }
-
 
 /** Weighted score fusion as one vector: the cosine of the concatenation is the weighted mean of the two cosines. */
 function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: number): Float32Array | undefined {
   if (!a || !b) return undefined;
   const out = new Float32Array(a.length + b.length);
-  const wa = Math.sqrt((1 - weight));
+  const wa = Math.sqrt(1 - weight);
   const wb = Math.sqrt(weight);
   a.forEach((v, i) => (out[i] = v * wa));
   b.forEach((v, i) => (out[a.length + i] = v * wb));
@@ -195,7 +269,10 @@ function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: 
 }
 
 /** Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with one are left out. */
-function pairScores(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): { genuine: Float64Array; impostor: Float64Array } {
+function pairScores(
+  images: readonly LabelledImage[],
+  vectors: ReadonlyArray<Float32Array | undefined>,
+): { genuine: Float64Array; impostor: Float64Array } {
   const genuine: number[] = [];
   const impostor: number[] = [];
   for (let i = 0; i < images.length; i++) {
@@ -261,7 +338,12 @@ async function timeVariant(images: readonly Buffer[], variant: Variant): Promise
   }
 }
 
-function summarise(variant: Variant, images: readonly LabelledImage[], scores: SortedScores, msPerImage640: number): VariantResult {
+function summarise(
+  variant: Variant,
+  images: readonly LabelledImage[],
+  scores: SortedScores,
+  msPerImage640: number,
+): VariantResult {
   const at1e3 = fnmrAtFmr(scores, 1e-3);
   return {
     name: variant.name,
@@ -281,11 +363,23 @@ function summarise(variant: Variant, images: readonly LabelledImage[], scores: S
   };
 }
 
-function writeReports(dir: string, name: string, command: string, imageCount: number, identities: number, workers: number, results: readonly VariantResult[]): void {
+function writeReports(
+  dir: string,
+  name: string,
+  command: string,
+  imageCount: number,
+  identities: number,
+  workers: number,
+  results: readonly VariantResult[],
+): void {
   mkdirSync('reports', { recursive: true });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const header = '| pipeline | dims | no face | genuine / impostor pairs | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|';
-  const rows = results.map((r) => `| ${r.name} | ${r.dims} | ${pct(r.noFace)} | ${r.genuinePairs} / ${r.impostorPairs} | ${pct(r.eer)} | ${pct(r.fnmrAt1e2)} | ${pct(r.fnmrAt1e3)} (${r.thresholdAt1e3.toFixed(3)}) | ${r.auc.toFixed(4)} | ${pct(r.rank1)} | ${r.msPerImage640.toFixed(0)} |`);
+  const header =
+    '| pipeline | dims | no face | genuine / impostor pairs | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|';
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | ${r.dims} | ${pct(r.noFace)} | ${r.genuinePairs} / ${r.impostorPairs} | ${pct(r.eer)} | ${pct(r.fnmrAt1e2)} | ${pct(r.fnmrAt1e3)} (${r.thresholdAt1e3.toFixed(3)}) | ${r.auc.toFixed(4)} | ${pct(r.rank1)} | ${r.msPerImage640.toFixed(0)} |`,
+  );
   const table = [header, ...rows].join('\n');
   console.log(`\n${table}\n`);
   const md = `# Face recognition evaluation
@@ -304,8 +398,17 @@ ${table}
 ![DET](${name}-det.svg)
 `;
   writeFileSync(`reports/${name}.md`, md);
-  writeFileSync(`reports/${name}.json`, `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`);
-  writeFileSync(`reports/${name}-det.svg`, detSvg(`DET on ${basename(dir)} (${imageCount} images)`, results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det }))));
+  writeFileSync(
+    `reports/${name}.json`,
+    `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`,
+  );
+  writeFileSync(
+    `reports/${name}-det.svg`,
+    detSvg(
+      `DET on ${basename(dir)} (${imageCount} images)`,
+      results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det })),
+    ),
+  );
 }
 
 function median(values: number[]): number {

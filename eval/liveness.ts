@@ -33,7 +33,11 @@ interface LevelRow {
 }
 
 export async function evalLiveness(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { workers: { type: 'string' }, sequences: { type: 'string', default: '40' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { workers: { type: 'string' }, sequences: { type: 'string', default: '40' } },
+  });
   const dir = positionals[0];
   if (!dir) throw new Error('usage: npm run eval -- liveness <dir>');
   const workers = Number(values.workers ?? availableParallelism());
@@ -46,13 +50,25 @@ export async function evalLiveness(argv: string[]): Promise<void> {
     const bpcer = live.filter((s) => s < threshold).length / live.length;
     return { level, threshold, apcer, bpcer, acer: (apcer + bpcer) / 2 };
   });
-  const det = [...new Set([...live, ...spoof])].sort((a, b) => a - b).map((t) => ({ fmr: spoof.filter((s) => s >= t).length / spoof.length, fnmr: live.filter((s) => s < t).length / live.length }));
+  const det = [...new Set([...live, ...spoof])]
+    .sort((a, b) => a - b)
+    .map((t) => ({
+      fmr: spoof.filter((s) => s >= t).length / spoof.length,
+      fnmr: live.filter((s) => s < t).length / live.length,
+    }));
 
   const engine = FaceEngine.start({ workers });
   try {
-    const sequences = await sequenceSignals(engine, loadPadImages(dir).filter((i) => i.live), Number(values.sequences));
+    const sequences = await sequenceSignals(
+      engine,
+      loadPadImages(dir).filter((i) => i.live),
+      Number(values.sequences),
+    );
     const latency = await latencies(engine);
-    writeReports({ dir, workers, heldOut: { live: live.length, spoof: spoof.length }, levels, sequences, latency }, det);
+    writeReports(
+      { dir, workers, heldOut: { live: live.length, spoof: spoof.length }, levels, sequences, latency },
+      det,
+    );
   } finally {
     await engine.close();
   }
@@ -71,8 +87,16 @@ interface SequenceSummary {
 }
 
 /** Three 480×640 frames of one live photo with hand-held motion, and the first repeated, through foxtrot4. */
-async function sequenceSignals(engine: FaceEngine, images: ReadonlyArray<{ file: string }>, count: number): Promise<SequenceSummary> {
-  const motions = [{ dx: 0, dy: 0, r: 0 }, { dx: 5, dy: -3, r: 1.5 }, { dx: -4, dy: 4, r: -1 }];
+async function sequenceSignals(
+  engine: FaceEngine,
+  images: ReadonlyArray<{ file: string }>,
+  count: number,
+): Promise<SequenceSummary> {
+  const motions = [
+    { dx: 0, dy: 0, r: 0 },
+    { dx: 5, dy: -3, r: 1.5 },
+    { dx: -4, dy: 4, r: -1 },
+  ];
   const summary = {
     sequences: 0,
     movingSimilarityPass: 0,
@@ -98,7 +122,10 @@ async function sequenceSignals(engine: FaceEngine, images: ReadonlyArray<{ file:
       ),
     );
     const run = async (sequence: Buffer[]): Promise<LivenessResult> => {
-      const request = await parseLivenessRequest({ workflow: 'foxtrot4', frames: sequence.map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })) }, undefined);
+      const request = await parseLivenessRequest(
+        { workflow: 'foxtrot4', frames: sequence.map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })) },
+        undefined,
+      );
       return decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
     };
     const moving = await run(frames);
@@ -111,7 +138,8 @@ async function sequenceSignals(engine: FaceEngine, images: ReadonlyArray<{ file:
     summary.sequences++;
     if (moving.decision_info.IAD.signals.image_similarity_detection.status === 'PASS') summary.movingSimilarityPass++;
     if (moving.decision_info.IAD.signals.face_swap_detection.status === 'PASS') summary.movingFaceSwapPass++;
-    if (repeated.decision_info.IAD.signals.image_similarity_detection.status === 'FAIL') summary.repeatedSimilarityFail++;
+    if (repeated.decision_info.IAD.signals.image_similarity_detection.status === 'FAIL')
+      summary.repeatedSimilarityFail++;
     summary.movingDecisions[moving.decision] = (summary.movingDecisions[moving.decision] ?? 0) + 1;
     summary.repeatedDecisions[repeated.decision] = (summary.repeatedDecisions[repeated.decision] ?? 0) + 1;
   }
@@ -127,7 +155,13 @@ async function latencies(engine: FaceEngine): Promise<Array<{ frames: number; me
     const times: number[] = [];
     for (let round = 0; round < 6; round++) {
       const started = performance.now();
-      const request = await parseLivenessRequest({ workflow: count === 1 ? 'hotel4' : 'foxtrot4', frames: frames.slice(0, count).map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })) }, undefined);
+      const request = await parseLivenessRequest(
+        {
+          workflow: count === 1 ? 'hotel4' : 'foxtrot4',
+          frames: frames.slice(0, count).map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })),
+        },
+        undefined,
+      );
       decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
       if (round > 0) times.push(performance.now() - started);
     }
@@ -137,10 +171,26 @@ async function latencies(engine: FaceEngine): Promise<Array<{ frames: number; me
   return out;
 }
 
-function writeReports(r: { dir: string; workers: number; heldOut: { live: number; spoof: number }; levels: LevelRow[]; sequences: SequenceSummary; latency: Array<{ frames: number; medianMs: number }> }, det: Array<{ fmr: number; fnmr: number }>): void {
+function writeReports(
+  r: {
+    dir: string;
+    workers: number;
+    heldOut: { live: number; spoof: number };
+    levels: LevelRow[];
+    sequences: SequenceSummary;
+    latency: Array<{ frames: number; medianMs: number }>;
+  },
+  det: Array<{ fmr: number; fnmr: number }>,
+): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const s = r.sequences;
-  const levelTable = ['| level | P(live) threshold | APCER | BPCER | ACER |', '|---|---|---|---|---|', ...r.levels.map((l) => `| ${l.level} | ${l.threshold.toFixed(3)} | ${pct(l.apcer)} | ${pct(l.bpcer)} | ${pct(l.acer)} |`)].join('\n');
+  const levelTable = [
+    '| level | P(live) threshold | APCER | BPCER | ACER |',
+    '|---|---|---|---|---|',
+    ...r.levels.map(
+      (l) => `| ${l.level} | ${l.threshold.toFixed(3)} | ${pct(l.apcer)} | ${pct(l.bpcer)} | ${pct(l.acer)} |`,
+    ),
+  ].join('\n');
   const sequenceTable = [
     '| sequences (foxtrot4) | image_similarity | face_swap | suspicious_border | spectral_analysis | decisions |',
     '|---|---|---|---|---|---|',
@@ -148,7 +198,11 @@ function writeReports(r: { dir: string; workers: number; heldOut: { live: number
     `| the same first frame repeated 3 times | FAIL ${s.repeatedSimilarityFail}/${s.sequences} | | | | ${JSON.stringify(s.repeatedDecisions)} |`,
     `| the moving frames shown on a phone (black bezel) | | | FAIL ${s.screenBorderFail}/${s.sequences} | | |`,
   ].join('\n');
-  const latencyTable = ['| frames per request | median ms |', '|---|---|', ...r.latency.map((l) => `| ${l.frames} | ${l.medianMs.toFixed(0)} |`)].join('\n');
+  const latencyTable = [
+    '| frames per request | median ms |',
+    '|---|---|',
+    ...r.latency.map((l) => `| ${l.frames} | ${l.medianMs.toFixed(0)} |`),
+  ].join('\n');
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const md = `# Face liveness evaluation
 
@@ -187,6 +241,12 @@ ${latencyTable}
   mkdirSync('reports', { recursive: true });
   writeFileSync('reports/liveness-eval.md', md);
   writeFileSync('reports/liveness-eval.json', `${JSON.stringify({ ...r, cpu }, null, 1)}\n`);
-  writeFileSync('reports/liveness-det.svg', detSvg('PAD held-out DET (12 persons)', [{ name: 'PAD classifier', points: det }], { x: 'APCER (attacks accepted)', y: 'BPCER (live rejected)' }));
+  writeFileSync(
+    'reports/liveness-det.svg',
+    detSvg('PAD held-out DET (12 persons)', [{ name: 'PAD classifier', points: det }], {
+      x: 'APCER (attacks accepted)',
+      y: 'BPCER (live rejected)',
+    }),
+  );
   console.log(`\n${levelTable}\n\n${sequenceTable}\n\n${latencyTable}\n`);
 }

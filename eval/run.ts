@@ -10,7 +10,12 @@ import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
 import { trainPad } from './train-pad.js';
 
-const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = { analysis: evalAnalysis, faces: evalFaces, liveness: evalLiveness, 'train-pad': trainPad };
+const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
+  analysis: evalAnalysis,
+  faces: evalFaces,
+  liveness: evalLiveness,
+  'train-pad': trainPad,
+};
 
 const [suite, ...rest] = process.argv.slice(2);
 const run = suite ? SUITES[suite] : undefined;

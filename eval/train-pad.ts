@@ -26,8 +26,19 @@ import { parseArgs } from 'node:util';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
 import type { FaceKeyPoints } from '../src/engines/face/face-alignment.js';
 import { decodeImage } from '../src/engines/face/image-decoding.js';
-import { scoreWith, trainPadWeights, type PadModel, type TrainedPadWeights } from '../src/engines/liveness/pad-classifier.js';
-import { padAnalysis, padFeatureGroups, PAD_FEATURE_NAMES, PAD_FEATURE_VERSION, type PadSignals } from '../src/engines/liveness/pad-features.js';
+import {
+  scoreWith,
+  trainPadWeights,
+  type PadModel,
+  type TrainedPadWeights,
+} from '../src/engines/liveness/pad-classifier.js';
+import {
+  padAnalysis,
+  padFeatureGroups,
+  PAD_FEATURE_NAMES,
+  PAD_FEATURE_VERSION,
+  type PadSignals,
+} from '../src/engines/liveness/pad-features.js';
 import { fmrAt, fnmrAt, fnmrAtFmr, rocAuc, sortScores } from './verification-metrics.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
 
@@ -48,7 +59,13 @@ interface Detection {
   readonly file: string;
   readonly width: number;
   readonly height: number;
-  readonly face: { readonly box: readonly [number, number, number, number]; readonly keyPoints: FaceKeyPoints; readonly score: number } | undefined;
+  readonly face:
+    | {
+        readonly box: readonly [number, number, number, number];
+        readonly keyPoints: FaceKeyPoints;
+        readonly score: number;
+      }
+    | undefined;
 }
 
 interface Sample extends PadRow {
@@ -95,14 +112,20 @@ export async function trainPad(argv: string[]): Promise<void> {
     },
   });
   const dir = positionals[0];
-  if (!dir) throw new Error('usage: npx tsx eval/train-pad.ts <dir> [--workers N] [--folds N] [--detections FILE] [--no-write]');
+  if (!dir)
+    throw new Error(
+      'usage: npx tsx eval/train-pad.ts <dir> [--workers N] [--folds N] [--detections FILE] [--no-write]',
+    );
   const workers = Number(values.workers);
   const foldCount = Number(values.folds);
   const started = performance.now();
   const rows = loadPadRows(dir);
   const persons = [...new Set(rows.map((r) => r.person))].sort();
-  if (persons.length < foldCount) throw new Error(`${persons.length} persons cannot make ${foldCount} person-disjoint folds`);
-  console.log(`${rows.length} PAD images (${rows.filter((r) => r.live).length} live, ${rows.filter((r) => !r.live).length} spoof) of ${persons.length} persons from ${dir}`);
+  if (persons.length < foldCount)
+    throw new Error(`${persons.length} persons cannot make ${foldCount} person-disjoint folds`);
+  console.log(
+    `${rows.length} PAD images (${rows.filter((r) => r.live).length} live, ${rows.filter((r) => !r.live).length} spoof) of ${persons.length} persons from ${dir}`,
+  );
 
   const detections = await detectFaces(dir, rows, workers, values.detections);
   const detectedAt = performance.now();
@@ -115,15 +138,28 @@ export async function trainPad(argv: string[]): Promise<void> {
       continue;
     }
     const image = await decodeImage(readFileSync(join(dir, row.file)));
-    if (image.width !== detection.width || image.height !== detection.height) throw new Error(`${row.file}: decoded size differs from the detection's`);
+    if (image.width !== detection.width || image.height !== detection.height)
+      throw new Error(`${row.file}: decoded size differs from the detection's`);
     const { rightEye, leftEye } = detection.face.keyPoints;
     const { features, signals } = padAnalysis(image, detection.face);
     if (!features.every(Number.isFinite)) throw new Error(`${row.file}: non-finite PAD feature`);
-    const room = !row.live && ((row.sourceNumber >= 191 && row.sourceNumber <= 200) || (row.sourceNumber >= 214 && row.sourceNumber <= 300));
-    samples.push({ ...row, width: image.width, height: image.height, interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]), features, signals, room });
+    const room =
+      !row.live &&
+      ((row.sourceNumber >= 191 && row.sourceNumber <= 200) || (row.sourceNumber >= 214 && row.sourceNumber <= 300));
+    samples.push({
+      ...row,
+      width: image.width,
+      height: image.height,
+      interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
+      features,
+      signals,
+      room,
+    });
   }
   const featuresAt = performance.now();
-  console.log(`faces: ${samples.length}; no face: ${noFace.live} live, ${noFace.spoof} spoof; detection ${seconds(detectedAt - started)}, features ${seconds(featuresAt - detectedAt)}`);
+  console.log(
+    `faces: ${samples.length}; no face: ${noFace.live} live, ${noFace.spoof} spoof; detection ${seconds(detectedAt - started)}, features ${seconds(featuresAt - detectedAt)}`,
+  );
 
   const foldOf = new Map(persons.map((p, i) => [p, i % foldCount]));
   const labels = samples.map((s) => (s.live ? 1 : 0));
@@ -131,33 +167,76 @@ export async function trainPad(argv: string[]): Promise<void> {
   const rowsOf = (indices: readonly number[]) => samples.map((s) => indices.map((j) => s.features[j]!));
 
   const main = crossValidate('all features', rowsOf(allIndices), labels, samples, foldOf, foldCount);
-  const groups = [...padFeatureGroups()].map(([group, indices]) => crossValidate(`${group} only`, rowsOf(indices), labels, samples, foldOf, foldCount));
+  const groups = [...padFeatureGroups()].map(([group, indices]) =>
+    crossValidate(`${group} only`, rowsOf(indices), labels, samples, foldOf, foldCount),
+  );
   const leaveOut = [...padFeatureGroups()].map(([group, indices]) =>
-    crossValidate(`all but ${group}`, rowsOf(allIndices.filter((j) => !indices.includes(j))), labels, samples, foldOf, foldCount),
+    crossValidate(
+      `all but ${group}`,
+      rowsOf(allIndices.filter((j) => !indices.includes(j))),
+      labels,
+      samples,
+      foldOf,
+      foldCount,
+    ),
   );
   const confounds = [
-    crossValidate('image pixels (log)', samples.map((s) => [Math.log10(s.width * s.height)]), labels, samples, foldOf, foldCount),
-    crossValidate('inter-eye pixels (log)', samples.map((s) => [Math.log10(s.interEyePixels)]), labels, samples, foldOf, foldCount),
-    crossValidate('image pixels, aspect, inter-eye', samples.map((s) => [Math.log10(s.width * s.height), s.width / s.height, Math.log10(s.interEyePixels)]), labels, samples, foldOf, foldCount),
+    crossValidate(
+      'image pixels (log)',
+      samples.map((s) => [Math.log10(s.width * s.height)]),
+      labels,
+      samples,
+      foldOf,
+      foldCount,
+    ),
+    crossValidate(
+      'inter-eye pixels (log)',
+      samples.map((s) => [Math.log10(s.interEyePixels)]),
+      labels,
+      samples,
+      foldOf,
+      foldCount,
+    ),
+    crossValidate(
+      'image pixels, aspect, inter-eye',
+      samples.map((s) => [Math.log10(s.width * s.height), s.width / s.height, Math.log10(s.interEyePixels)]),
+      labels,
+      samples,
+      foldOf,
+      foldCount,
+    ),
   ];
   const signalNames = Object.keys(samples[0]!.signals) as (keyof PadSignals)[];
   const signals = signalNames.map((name) => ({
     name,
     // Raw AUC with live as the positive class: < 0.5 means the signal is higher on spoofs.
-    auc: operatingPoints(samples.filter((s) => s.live).map((s) => s.signals[name]), samples.filter((s) => !s.live).map((s) => s.signals[name])).auc,
+    auc: operatingPoints(
+      samples.filter((s) => s.live).map((s) => s.signals[name]),
+      samples.filter((s) => !s.live).map((s) => s.signals[name]),
+    ).auc,
     liveMedian: median(samples.filter((s) => s.live).map((s) => s.signals[name])),
     spoofMedian: median(samples.filter((s) => !s.live).map((s) => s.signals[name])),
   }));
   const liveScores = samples.flatMap((s, i) => (s.live ? [main.scores[i]!] : []));
   const roomSplit = {
-    room: operatingPoints(liveScores, samples.flatMap((s, i) => (s.room ? [main.scores[i]!] : []))),
-    other: operatingPoints(liveScores, samples.flatMap((s, i) => (!s.live && !s.room ? [main.scores[i]!] : []))),
+    room: operatingPoints(
+      liveScores,
+      samples.flatMap((s, i) => (s.room ? [main.scores[i]!] : [])),
+    ),
+    other: operatingPoints(
+      liveScores,
+      samples.flatMap((s, i) => (!s.live && !s.room ? [main.scores[i]!] : [])),
+    ),
   };
   const cvAt = performance.now();
 
   // Final model: every person; the penalty chosen by leave-one-person-out over all of them.
   const allRows = rowsOf(allIndices);
-  const l2 = chooseL2(allRows, labels, samples.map((s) => s.person));
+  const l2 = chooseL2(
+    allRows,
+    labels,
+    samples.map((s) => s.person),
+  );
   const final = trainPadWeights(allRows, labels, l2);
   const trainedAt = performance.now();
   const date = new Date().toISOString().slice(0, 10);
@@ -180,13 +259,23 @@ export async function trainPad(argv: string[]): Promise<void> {
     bias: sig(final.bias),
     l2,
     heldOutScores: {
-      live: [...main.scores].filter((_, i) => labels[i] === 1).sort((a, b) => a - b).map((v) => +v.toFixed(5)),
-      spoof: [...main.scores].filter((_, i) => labels[i] === 0).sort((a, b) => a - b).map((v) => +v.toFixed(5)),
+      live: [...main.scores]
+        .filter((_, i) => labels[i] === 1)
+        .sort((a, b) => a - b)
+        .map((v) => +v.toFixed(5)),
+      spoof: [...main.scores]
+        .filter((_, i) => labels[i] === 0)
+        .sort((a, b) => a - b)
+        .map((v) => +v.toFixed(5)),
     },
     provenance: {
       dataset,
       trainingPersons: persons,
-      trainingImages: { live: samples.filter((s) => s.live).length, spoof: samples.filter((s) => !s.live).length, noFace: noFace.live + noFace.spoof },
+      trainingImages: {
+        live: samples.filter((s) => s.live).length,
+        spoof: samples.filter((s) => !s.live).length,
+        noFace: noFace.live + noFace.spoof,
+      },
       command,
       date,
       heldOut,
@@ -196,8 +285,31 @@ export async function trainPad(argv: string[]): Promise<void> {
     },
   };
 
-  const timings = { detectionS: (detectedAt - started) / 1000, featuresS: (featuresAt - detectedAt) / 1000, crossValidationS: (cvAt - featuresAt) / 1000, finalFitS: (trainedAt - cvAt) / 1000 };
-  const report = { dataset, command, date, featureVersion: PAD_FEATURE_VERSION, featureCount: PAD_FEATURE_NAMES.length, persons, foldOf: Object.fromEntries(foldOf), noFace, faces: samples.length, main, groups, leaveOut, confounds, signals, roomSplit, final, timings };
+  const timings = {
+    detectionS: (detectedAt - started) / 1000,
+    featuresS: (featuresAt - detectedAt) / 1000,
+    crossValidationS: (cvAt - featuresAt) / 1000,
+    finalFitS: (trainedAt - cvAt) / 1000,
+  };
+  const report = {
+    dataset,
+    command,
+    date,
+    featureVersion: PAD_FEATURE_VERSION,
+    featureCount: PAD_FEATURE_NAMES.length,
+    persons,
+    foldOf: Object.fromEntries(foldOf),
+    noFace,
+    faces: samples.length,
+    main,
+    groups,
+    leaveOut,
+    confounds,
+    signals,
+    roomSplit,
+    final,
+    timings,
+  };
   printSummary(report);
   if (!values['no-write']) {
     writeFileSync(MODEL_FILE, `${JSON.stringify(model, null, 1)}\n`);
@@ -230,7 +342,12 @@ function loadPadRows(dir: string): PadRow[] {
     }));
 }
 
-async function detectFaces(dir: string, rows: readonly PadRow[], workers: number, cacheFile: string | undefined): Promise<Detection[]> {
+async function detectFaces(
+  dir: string,
+  rows: readonly PadRow[],
+  workers: number,
+  cacheFile: string | undefined,
+): Promise<Detection[]> {
   if (cacheFile && existsSync(cacheFile)) {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Detection[];
     if (cached.length === rows.length && cached.every((d, i) => d.file === rows[i]!.file)) {
@@ -246,7 +363,12 @@ async function detectFaces(dir: string, rows: readonly PadRow[], workers: number
         const analysis = await engine.analyze(readFileSync(join(dir, row.file)), { views: [], description: false });
         // The face the photo is of: the largest.
         const face = [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
-        return { file: row.file, width: analysis.width, height: analysis.height, face: face && { box: face.box, keyPoints: face.keyPoints, score: face.score } };
+        return {
+          file: row.file,
+          width: analysis.width,
+          height: analysis.height,
+          face: face && { box: face.box, keyPoints: face.keyPoints, score: face.score },
+        };
       }),
     );
     if (cacheFile) writeFileSync(cacheFile, JSON.stringify(detections));
@@ -259,7 +381,14 @@ async function detectFaces(dir: string, rows: readonly PadRow[], workers: number
 // ---------------------------------------------------------------------------------------------
 // Cross-validation
 
-function crossValidate(name: string, x: readonly number[][], y: readonly number[], samples: readonly Sample[], foldOf: ReadonlyMap<string, number>, foldCount: number): CvResult {
+function crossValidate(
+  name: string,
+  x: readonly number[][],
+  y: readonly number[],
+  samples: readonly Sample[],
+  foldOf: ReadonlyMap<string, number>,
+  foldCount: number,
+): CvResult {
   const scores = new Float64Array(samples.length).fill(NaN);
   const folds: CvResult['folds'] = [];
   for (let fold = 0; fold < foldCount; fold++) {
@@ -277,7 +406,14 @@ function crossValidate(name: string, x: readonly number[][], y: readonly number[
     );
     for (const i of test) scores[i] = scoreWith(weights, x[i]!);
     const persons = [...new Set(test.map((i) => samples[i]!.person))].sort();
-    folds.push({ ...split(test.map((i) => scores[i]!), test.map((i) => y[i]!)), persons, l2 });
+    folds.push({
+      ...split(
+        test.map((i) => scores[i]!),
+        test.map((i) => y[i]!),
+      ),
+      persons,
+      l2,
+    });
   }
   const pooled = split([...scores], y);
   return { name, dims: x[0]!.length, scores, folds, pooled, aucInterval: bootstrapAuc(scores, y, samples) };
@@ -352,14 +488,15 @@ function bootstrapAuc(scores: Float64Array, y: readonly number[], samples: reado
     const live: number[] = [];
     const spoof: number[] = [];
     for (let k = 0; k < persons.length; k++) {
-      for (const i of byPerson.get(persons[Math.floor(random() * persons.length)]!)!) (y[i] === 1 ? live : spoof).push(scores[i]!);
+      for (const i of byPerson.get(persons[Math.floor(random() * persons.length)]!)!)
+        (y[i] === 1 ? live : spoof).push(scores[i]!);
     }
-    if (live.length && spoof.length) aucs.push(rocAuc(sortScores({ genuine: Float64Array.from(live), impostor: Float64Array.from(spoof) })));
+    if (live.length && spoof.length)
+      aucs.push(rocAuc(sortScores({ genuine: Float64Array.from(live), impostor: Float64Array.from(spoof) })));
   }
   aucs.sort((a, b) => a - b);
   return [aucs[Math.floor(0.025 * aucs.length)]!, aucs[Math.min(aucs.length - 1, Math.floor(0.975 * aucs.length))]!];
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Reports
@@ -389,7 +526,8 @@ function cvRow(r: CvResult): string {
   return `| ${r.name} | ${r.dims} | ${p.auc.toFixed(3)} (${r.aucInterval[0].toFixed(2)}–${r.aucInterval[1].toFixed(2)}) | ${r.folds.map((f) => f.auc.toFixed(2)).join(' / ')} | ${pct(p.apcerAtBpcer5)} | ${pct(p.bpcerAtApcer10)} | ${pct(p.eer)} |`;
 }
 
-const CV_HEADER = '| features | dims | pooled AUC (95% person bootstrap) | AUC per fold | APCER @ BPCER 5% | BPCER @ APCER 10% | EER |\n|---|---|---|---|---|---|---|';
+const CV_HEADER =
+  '| features | dims | pooled AUC (95% person bootstrap) | AUC per fold | APCER @ BPCER 5% | BPCER @ APCER 10% | EER |\n|---|---|---|---|---|---|---|';
 
 function foldTable(r: CvResult): string {
   const rows = r.folds.map(
@@ -408,9 +546,22 @@ function foldTable(r: CvResult): string {
 function printSummary(r: Report): void {
   console.log(`\n${foldTable(r.main)}\n`);
   console.log([CV_HEADER, ...[r.main, ...r.groups, ...r.leaveOut, ...r.confounds].map(cvRow)].join('\n'));
-  console.log(`\nroom spoofs vs live: AUC ${r.roomSplit.room.auc.toFixed(3)} (${r.roomSplit.room.spoof} spoofs); other spoofs vs live: AUC ${r.roomSplit.other.auc.toFixed(3)} (${r.roomSplit.other.spoof})`);
-  console.log(r.signals.map((s) => `signal ${s.name}: AUC(live>spoof) ${s.auc.toFixed(3)}, median live ${s.liveMedian.toFixed(3)} / spoof ${s.spoofMedian.toFixed(3)}`).join('\n'));
-  console.log(`timings: ${Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  console.log(
+    `\nroom spoofs vs live: AUC ${r.roomSplit.room.auc.toFixed(3)} (${r.roomSplit.room.spoof} spoofs); other spoofs vs live: AUC ${r.roomSplit.other.auc.toFixed(3)} (${r.roomSplit.other.spoof})`,
+  );
+  console.log(
+    r.signals
+      .map(
+        (s) =>
+          `signal ${s.name}: AUC(live>spoof) ${s.auc.toFixed(3)}, median live ${s.liveMedian.toFixed(3)} / spoof ${s.spoofMedian.toFixed(3)}`,
+      )
+      .join('\n'),
+  );
+  console.log(
+    `timings: ${Object.entries(r.timings)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')}`,
+  );
 }
 
 function writeReports(r: Report, workers: number): void {
@@ -504,7 +655,13 @@ Run times (${workers} face-engine workers on ${cpu}): detection ${r.timings.dete
 cross-validation (all variants) ${r.timings.crossValidationS!.toFixed(1)} s, final fit ${r.timings.finalFitS!.toFixed(1)} s.
 `;
   writeFileSync('reports/pad-train.md', md);
-  const strip = (c: CvResult) => ({ name: c.name, dims: c.dims, pooled: round(c.pooled), aucInterval95: c.aucInterval.map((x) => +x.toFixed(4)), folds: c.folds.map((f) => ({ ...round(f), persons: f.persons, l2: f.l2 })) });
+  const strip = (c: CvResult) => ({
+    name: c.name,
+    dims: c.dims,
+    pooled: round(c.pooled),
+    aucInterval95: c.aucInterval.map((x) => +x.toFixed(4)),
+    folds: c.folds.map((f) => ({ ...round(f), persons: f.persons, l2: f.l2 })),
+  });
   const json = {
     dataset: r.dataset,
     command: r.command,
@@ -522,8 +679,17 @@ cross-validation (all variants) ${r.timings.crossValidationS!.toFixed(1)} s, fin
     leaveOneGroupOut: r.leaveOut.map(strip),
     confounds: r.confounds.map(strip),
     roomSplit: { room: round(r.roomSplit.room), other: round(r.roomSplit.other) },
-    signals: r.signals.map((s) => ({ name: s.name, auc: +s.auc.toFixed(4), liveMedian: +s.liveMedian.toFixed(4), spoofMedian: +s.spoofMedian.toFixed(4) })),
-    finalModel: { l2: r.final.l2, converged: r.final.converged, topWeights: topWeights.map((t) => ({ name: t.name, weight: +t.w.toFixed(4) })) },
+    signals: r.signals.map((s) => ({
+      name: s.name,
+      auc: +s.auc.toFixed(4),
+      liveMedian: +s.liveMedian.toFixed(4),
+      spoofMedian: +s.spoofMedian.toFixed(4),
+    })),
+    finalModel: {
+      l2: r.final.l2,
+      converged: r.final.converged,
+      topWeights: topWeights.map((t) => ({ name: t.name, weight: +t.w.toFixed(4) })),
+    },
     timingsS: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, +v.toFixed(2)])),
   };
   writeFileSync('reports/pad-train.json', `${JSON.stringify(json, null, 1)}\n`);
@@ -534,7 +700,9 @@ function best(results: readonly CvResult[]): CvResult {
 }
 
 function round<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? +v.toFixed(4) : v])) as T;
+  return Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? +v.toFixed(4) : v]),
+  ) as T;
 }
 
 function sig(x: number): number {

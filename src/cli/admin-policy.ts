@@ -20,12 +20,19 @@ export class PolicyUsageError extends Error {
  * await policyCommand(customers, policies, ['set', 'acme', 'workflow=foxtrot4']);
  * @throws {PolicyUsageError} for a malformed setting, {TenantError} for an unknown customer
  */
-export async function policyCommand(customers: CustomersRepository, policies: OnboardingPoliciesRepository, args: readonly string[]): Promise<string> {
+export async function policyCommand(
+  customers: CustomersRepository,
+  policies: OnboardingPoliciesRepository,
+  args: readonly string[],
+): Promise<string> {
   const [verb, customer, ...settings] = args;
-  if ((verb !== 'show' && verb !== 'set') || customer === undefined) throw new PolicyUsageError(`usage:\n${POLICY_USAGE}`);
+  if ((verb !== 'show' && verb !== 'set') || customer === undefined)
+    throw new PolicyUsageError(`usage:\n${POLICY_USAGE}`);
   if ((await customers.find(customer)) === undefined) throw new TenantError(`no customer '${customer}'`);
   const policy = verb === 'show' ? await policies.get(customer) : await policies.set(customer, parseSettings(settings));
-  return `${Object.entries(policy).map(([key, value]) => `${key}=${String(value)}`).join('\n')}\n`;
+  return `${Object.entries(policy)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join('\n')}\n`;
 }
 
 function parseSettings(settings: readonly string[]): Partial<OnboardingPolicy> {
@@ -42,7 +49,8 @@ function parseSettings(settings: readonly string[]): Partial<OnboardingPolicy> {
           throw error;
         }
         // Active workflows need the three-request exchange of checkActiveLiveness, which Doc 1's package does not carry.
-        if (workflow.method === 'active') throw new PolicyUsageError('workflow must be a passive one (hotel, foxtrot, charlie)');
+        if (workflow.method === 'active')
+          throw new PolicyUsageError('workflow must be a passive one (hotel, foxtrot, charlie)');
         changes.livenessWorkflow = value;
         break;
       }
@@ -62,7 +70,9 @@ function parseSettings(settings: readonly string[]): Partial<OnboardingPolicy> {
 function bounded(value: string, key: string, min: number, max: number, integer: boolean): number {
   const n = Number(value);
   if (value === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new PolicyUsageError(`${key} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got '${value}')`);
+    throw new PolicyUsageError(
+      `${key} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got '${value}')`,
+    );
   }
   return n;
 }

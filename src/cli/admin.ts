@@ -26,7 +26,11 @@ ${POLICY_USAGE}`;
  * process.stdout.write(await admin(config, ['customers', 'create', 'acme'], {}));
  * @throws {AdminUsageError} for a malformed command, {TenantError} for a refused change
  */
-export async function admin(config: VeriportConfig, args: readonly string[], options: { displayName?: string | undefined }): Promise<string> {
+export async function admin(
+  config: VeriportConfig,
+  args: readonly string[],
+  options: { displayName?: string | undefined },
+): Promise<string> {
   const store =
     config.databaseUrl === undefined
       ? await openStore({ kind: 'pglite', dataDir: config.dataDir })
@@ -36,7 +40,8 @@ export async function admin(config: VeriportConfig, args: readonly string[], opt
       if (args.length > 1) throw new AdminUsageError(`rotate-signing-key takes no arguments\n\n${ADMIN_USAGE}`);
       return await rotateSigningKey(signingKeysRepository(store.db), config.tokenTtlSeconds);
     }
-    if (args[0] === 'policy') return await policyCommand(customersRepository(store.db), onboardingPoliciesRepository(store.db), args.slice(1));
+    if (args[0] === 'policy')
+      return await policyCommand(customersRepository(store.db), onboardingPoliciesRepository(store.db), args.slice(1));
     return await run(customersRepository(store.db), args, options);
   } finally {
     await store.close();
@@ -51,10 +56,15 @@ async function rotateSigningKey(keys: SigningKeysRepository, ttlSeconds: number)
   return `kid=${key.kid}\n${retired}# running servers sign with the new key within ${KEY_CACHE_SECONDS} s\n`;
 }
 
-async function run(customers: CustomersRepository, args: readonly string[], options: { displayName?: string | undefined }): Promise<string> {
+async function run(
+  customers: CustomersRepository,
+  args: readonly string[],
+  options: { displayName?: string | undefined },
+): Promise<string> {
   const [noun, verb, customer, id] = args;
   const need = (value: string | undefined, what: string): string => {
-    if (value === undefined || value === '') throw new AdminUsageError(`${noun} ${verb} needs ${what}\n\n${ADMIN_USAGE}`);
+    if (value === undefined || value === '')
+      throw new AdminUsageError(`${noun} ${verb} needs ${what}\n\n${ADMIN_USAGE}`);
     return value;
   };
   switch (`${noun} ${verb}`) {
@@ -74,19 +84,25 @@ async function run(customers: CustomersRepository, args: readonly string[], opti
       return `client_id=${client.clientId}\nclient_secret=${client.clientSecret}\n# the secret is shown only now\n`;
     }
     case 'clients revoke':
-      if (!(await customers.revokeClient(need(customer, '<customer>'), need(id, '<client_id>')))) throw new TenantError(`no client '${id ?? ''}' of customer '${customer ?? ''}'`);
+      if (!(await customers.revokeClient(need(customer, '<customer>'), need(id, '<client_id>'))))
+        throw new TenantError(`no client '${id ?? ''}' of customer '${customer ?? ''}'`);
       return `client ${id ?? ''} revoked\n`;
     case 'clients list':
-      return (await customers.listClients(need(customer, '<customer>'))).map((c) => `${c.clientId}\t${c.revoked ? 'revoked' : 'active'}\n`).join('');
+      return (await customers.listClients(need(customer, '<customer>')))
+        .map((c) => `${c.clientId}\t${c.revoked ? 'revoked' : 'active'}\n`)
+        .join('');
     case 'apikeys create': {
       const key = await customers.createApiKey(need(customer, '<customer>'));
       return `key_id=${key.keyId}\napikey=${key.apiKey}\n# the key is shown only now\n`;
     }
     case 'apikeys revoke':
-      if (!(await customers.revokeApiKey(need(customer, '<customer>'), need(id, '<key id>')))) throw new TenantError(`no API key '${id ?? ''}' of customer '${customer ?? ''}'`);
+      if (!(await customers.revokeApiKey(need(customer, '<customer>'), need(id, '<key id>'))))
+        throw new TenantError(`no API key '${id ?? ''}' of customer '${customer ?? ''}'`);
       return `API key ${id ?? ''} revoked\n`;
     case 'apikeys list':
-      return (await customers.listApiKeys(need(customer, '<customer>'))).map((k) => `${k.keyId}\t${k.revoked ? 'revoked' : 'active'}\n`).join('');
+      return (await customers.listApiKeys(need(customer, '<customer>')))
+        .map((k) => `${k.keyId}\t${k.revoked ? 'revoked' : 'active'}\n`)
+        .join('');
     default:
       throw new AdminUsageError(`unknown admin command '${args.join(' ')}'\n\n${ADMIN_USAGE}`);
   }

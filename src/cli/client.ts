@@ -31,13 +31,18 @@ export interface ClientOptions {
  * @example
  * process.stdout.write(await clientCommand(['enroll', 'selfie.jpg'], { username: 'alice', ... }, process.env));
  */
-export async function clientCommand(args: readonly string[], options: ClientOptions, env: NodeJS.ProcessEnv): Promise<string> {
+export async function clientCommand(
+  args: readonly string[],
+  options: ClientOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const [command, ...images] = args;
   const need = (value: string | undefined, name: string): string => {
     if (value === undefined || value === '') throw new ClientUsageError(`${name} is required\n\n${CLIENT_USAGE}`);
     return value;
   };
-  if (command !== 'enroll' && command !== 'authenticate') throw new ClientUsageError(`unknown client command '${command ?? ''}'\n\n${CLIENT_USAGE}`);
+  if (command !== 'enroll' && command !== 'authenticate')
+    throw new ClientUsageError(`unknown client command '${command ?? ''}'\n\n${CLIENT_USAGE}`);
   if (images.length === 0) throw new ClientUsageError(`give at least one face image (JPEG or PNG)\n\n${CLIENT_USAGE}`);
   const client = new OnboardingClient({
     baseUrl: (env.VERIPORT_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, ''),
@@ -47,16 +52,25 @@ export async function clientCommand(args: readonly string[], options: ClientOpti
     apiKey: need(env.VERIPORT_API_KEY, 'VERIPORT_API_KEY'),
   });
   const t0 = Date.now();
-  const frames: FaceFrame[] = await Promise.all(images.map(async (file, i) => ({ image: await readFile(file), timestamp: t0 + i * 100 })));
+  const frames: FaceFrame[] = await Promise.all(
+    images.map(async (file, i) => ({ image: await readFile(file), timestamp: t0 + i * 100 })),
+  );
   const deviceId = need(options.deviceId, '--device-id');
   const keyFile = options.deviceKey ?? 'device-key.pem';
   const steps: Record<string, unknown> = {};
 
   if (command === 'enroll') {
     const username = need(options.username, '--username');
-    const device: DeviceKey = existsSync(keyFile) ? loadDeviceKey(await readFile(keyFile, 'utf8')) : generateDeviceKey('p256');
+    const device: DeviceKey = existsSync(keyFile)
+      ? loadDeviceKey(await readFile(keyFile, 'utf8'))
+      : generateDeviceKey('p256');
     if (!existsSync(keyFile)) await writeFile(keyFile, device.exportPrivateKey(), { mode: 0o600 });
-    steps.enroll = await client.enroll({ username, email: need(options.email, '--email'), phoneNumber: need(options.phone, '--phone'), registrationCode: options.registrationCode });
+    steps.enroll = await client.enroll({
+      username,
+      email: need(options.email, '--email'),
+      phoneNumber: need(options.phone, '--phone'),
+      registrationCode: options.registrationCode,
+    });
     const { enrollmentToken } = steps.enroll as { enrollmentToken: string };
     steps.adddevice = await client.addDevice(enrollmentToken, deviceId, device);
     steps.addFace = await client.addFace(enrollmentToken, frames, username);

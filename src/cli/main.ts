@@ -126,7 +126,17 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const expected = [ConfigError, UsageError, ApiError, DirectoryLockedError, AdminUsageError, TenantError, ClientUsageError, OnboardingApiError, PolicyUsageError].some((kind) => error instanceof kind);
+    const expected = [
+      ConfigError,
+      UsageError,
+      ApiError,
+      DirectoryLockedError,
+      AdminUsageError,
+      TenantError,
+      ClientUsageError,
+      OnboardingApiError,
+      PolicyUsageError,
+    ].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;

@@ -37,7 +37,10 @@ export async function usageReport(config: VeriportConfig, options: ReportOptions
 
 async function fetchReport(options: ReportOptions): Promise<string> {
   const period = `${options.year ?? 0}/${options.month ?? 0}`;
-  const path = options.server === undefined ? `fullReport/${period}` : `serverReport/${encodeURIComponent(options.server)}/${period}`;
+  const path =
+    options.server === undefined
+      ? `fullReport/${period}`
+      : `serverReport/${encodeURIComponent(options.server)}/${period}`;
   const response = await fetch(new URL(`/transaction-report/${path}`, options.url));
   const body = await response.text();
   if (!response.ok) throw new Error(`report request failed with HTTP ${response.status}: ${body}`);

@@ -18,7 +18,8 @@ export async function serve(config: VeriportConfig, services: readonly ServiceDe
   let requestClose: () => void = () => undefined;
   // The embedded store is opened here so the demo tenant can be made before serving; with
   // DATABASE_URL (a shared, operated database) tenants are made with `veriport admin` only.
-  const embedded: Store | undefined = config.databaseUrl === undefined ? await openStore({ kind: 'pglite', dataDir: config.dataDir }) : undefined;
+  const embedded: Store | undefined =
+    config.databaseUrl === undefined ? await openStore({ kind: 'pglite', dataDir: config.dataDir }) : undefined;
   let demo: Awaited<ReturnType<typeof ensureDemoTenant>>;
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {

@@ -24,7 +24,8 @@ export interface DeviceKey extends DeviceSigner {
  * const signature = device.sign(authToken);
  */
 export function generateDeviceKey(kind: 'p256' | 'ed25519' = 'p256'): DeviceKey {
-  const { privateKey } = kind === 'p256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+  const { privateKey } =
+    kind === 'p256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
   return deviceKeyOf(privateKey);
 }
 
@@ -40,7 +41,12 @@ export function loadDeviceKey(privateKeyPem: string): DeviceKey {
 }
 
 function deviceKeyOf(privateKey: KeyObject): DeviceKey {
-  const kind = privateKey.asymmetricKeyType === 'ed25519' ? 'ed25519' : privateKey.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? 'p256' : undefined;
+  const kind =
+    privateKey.asymmetricKeyType === 'ed25519'
+      ? 'ed25519'
+      : privateKey.asymmetricKeyDetails?.namedCurve === 'prime256v1'
+        ? 'p256'
+        : undefined;
   if (kind === undefined) throw new Error('a device key must be P-256 or Ed25519');
   return {
     kind,
@@ -66,6 +72,9 @@ export function hmacDevice(deviceSecret: string): DeviceSigner {
 function signWith(kind: 'p256' | 'ed25519', privateKey: KeyObject, message: string): string {
   const data = Buffer.from(message, 'utf8');
   // r||s (IEEE P1363), the form WebCrypto produces; the server takes DER too.
-  const signature = kind === 'p256' ? sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' }) : sign(null, data, privateKey);
+  const signature =
+    kind === 'p256'
+      ? sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' })
+      : sign(null, data, privateKey);
   return signature.toString('base64url');
 }

@@ -21,6 +21,9 @@ export function encryptEnvelope(payload: string | Uint8Array, publicKey: string 
   const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
   const data = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
   const sealed = Buffer.concat([cipher.update(data), cipher.final(), cipher.getAuthTag()]);
-  const wrappedKey = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, aesKey);
+  const wrappedKey = publicEncrypt(
+    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    aesKey,
+  );
   return { key: wrappedKey.toString('base64'), iv: iv.toString('base64'), p: sealed.toString('base64') };
 }

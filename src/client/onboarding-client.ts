@@ -35,7 +35,12 @@ export interface FaceFrame {
 /** The `faceLivenessData` package of addFace and verifyFace, frames sealed for the server. */
 export interface FaceLivenessData {
   video: {
-    workflow_data: { workflow: string; rotation: number; frames: Array<{ data: string; tags: string[]; timestamp: number }>; timestamp: number };
+    workflow_data: {
+      workflow: string;
+      rotation: number;
+      frames: Array<{ data: string; tags: string[]; timestamp: number }>;
+      timestamp: number;
+    };
     meta_data: { client_device_brand: string; username: string; client_version: string };
     client_version: string;
   };
@@ -50,16 +55,28 @@ type Json = Record<string, unknown>;
  * @example
  * const data = sealFaceFrames([{ image: jpeg, timestamp: Date.now() }], publicKeyPem, { username: 'alice' });
  */
-export function sealFaceFrames(frames: readonly FaceFrame[], publicKeyPem: string, meta: { username: string; workflow?: string; rotation?: number; device?: string }): FaceLivenessData {
+export function sealFaceFrames(
+  frames: readonly FaceFrame[],
+  publicKeyPem: string,
+  meta: { username: string; workflow?: string; rotation?: number; device?: string },
+): FaceLivenessData {
   return {
     video: {
       workflow_data: {
         workflow: meta.workflow ?? 'hotel2',
         rotation: meta.rotation ?? 0,
-        frames: frames.map((f) => ({ data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem)), tags: [...(f.tags ?? [])], timestamp: f.timestamp })),
+        frames: frames.map((f) => ({
+          data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem)),
+          tags: [...(f.tags ?? [])],
+          timestamp: f.timestamp,
+        })),
         timestamp: Date.now(),
       },
-      meta_data: { client_device_brand: meta.device ?? 'veriport-sdk', username: meta.username, client_version: CLIENT_VERSION },
+      meta_data: {
+        client_device_brand: meta.device ?? 'veriport-sdk',
+        username: meta.username,
+        client_version: CLIENT_VERSION,
+      },
       client_version: CLIENT_VERSION,
     },
   };
@@ -94,13 +111,26 @@ export class OnboardingClient {
   async token(): Promise<string> {
     if (this.accessToken !== undefined && Date.now() < this.accessToken.renewAt) return this.accessToken.value;
     const { customer, clientId, clientSecret } = this.options;
-    const response = await this.fetch(`${this.options.baseUrl}/auth/realms/${encodeURIComponent(customer)}-consumers/protocol/openid-connect/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, scope: 'openid', grant_type: 'client_credentials' }).toString(),
-    });
+    const response = await this.fetch(
+      `${this.options.baseUrl}/auth/realms/${encodeURIComponent(customer)}-consumers/protocol/openid-connect/token`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: clientId,
+          client_secret: clientSecret,
+          scope: 'openid',
+          grant_type: 'client_credentials',
+        }).toString(),
+      },
+    );
     const body = (await response.json()) as Json;
-    if (!response.ok) throw new OnboardingApiError(response.status, String(body.error ?? ''), String(body.error_description ?? 'token refused'));
+    if (!response.ok)
+      throw new OnboardingApiError(
+        response.status,
+        String(body.error ?? ''),
+        String(body.error_description ?? 'token refused'),
+      );
     const expiresIn = Number(body.expires_in);
     this.accessToken = { value: String(body.access_token), renewAt: Date.now() + Math.max(0, expiresIn - 10) * 1000 };
     return this.accessToken.value;
@@ -117,23 +147,42 @@ export class OnboardingClient {
   }
 
   /** Starts an enrollment (endpoint 3); for a re-enrollment pass the user's current `registrationCode`. */
-  enroll(user: { username: string; email: string; phoneNumber: string; firstName?: string; lastName?: string; registrationCode?: string }) {
-    return this.post<{ enrollmentToken: string; userExistsAlready: boolean; requiredChecks: string[] }>('/onboarding/enrollment/enroll', user);
+  enroll(user: {
+    username: string;
+    email: string;
+    phoneNumber: string;
+    firstName?: string;
+    lastName?: string;
+    registrationCode?: string;
+  }) {
+    return this.post<{ enrollmentToken: string; userExistsAlready: boolean; requiredChecks: string[] }>(
+      '/onboarding/enrollment/enroll',
+      user,
+    );
   }
 
   /** Binds the device (endpoint 4): with a key pair its public key is registered; without, the response carries `deviceSecret`. */
   addDevice(enrollmentToken: string, deviceId: string, device?: DeviceKey) {
-    return this.post<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>('/onboarding/enrollment/adddevice', {
-      enrollmentToken,
-      deviceId,
-      ...(device === undefined ? {} : { devicePublicKey: device.publicKeyPem }),
-    });
+    return this.post<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>(
+      '/onboarding/enrollment/adddevice',
+      {
+        enrollmentToken,
+        deviceId,
+        ...(device === undefined ? {} : { devicePublicKey: device.publicKeyPem }),
+      },
+    );
   }
 
   /** Sends the face sample (endpoint 5); a live sample completes the enrollment with `registrationCode`. */
   async addFace(enrollmentToken: string, frames: readonly FaceFrame[], username: string) {
     const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
-    return this.post<{ livenessResult: boolean; enrollmentStatus: number; registrationCode: string; livenessResults: Json; message?: string }>('/onboarding/enrollment/addFace', {
+    return this.post<{
+      livenessResult: boolean;
+      enrollmentStatus: number;
+      registrationCode: string;
+      livenessResults: Json;
+      message?: string;
+    }>('/onboarding/enrollment/addFace', {
       enrollmentToken,
       faceLivenessData,
     });
@@ -141,21 +190,32 @@ export class OnboardingClient {
 
   /** Starts an authentication (endpoint 10). */
   authenticate(registrationCode: string, deviceId: string) {
-    return this.post<{ authToken: string; requiredChecks: string[] }>('/onboarding/authentication/authenticate', { registrationCode, deviceId });
+    return this.post<{ authToken: string; requiredChecks: string[] }>('/onboarding/authentication/authenticate', {
+      registrationCode,
+      deviceId,
+    });
   }
 
   /** The device signs the `authToken` (endpoint 11). */
   verifyDevice(authToken: string, deviceId: string, device: DeviceSigner) {
-    return this.post<{ message: string; authStatus: number }>('/onboarding/authentication/verifyDevice', { authToken, signature: device.sign(authToken), deviceId });
+    return this.post<{ message: string; authStatus: number }>('/onboarding/authentication/verifyDevice', {
+      authToken,
+      signature: device.sign(authToken),
+      deviceId,
+    });
   }
 
   /** Liveness and match of a new face sample against the enrolled face (endpoint 12). */
   async verifyFace(authToken: string, frames: readonly FaceFrame[], username: string) {
     const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
-    return this.post<{ livenessResult: boolean; matchResult: boolean; matchScore: number; authStatus: number; faceLivenessResults: Json; faceMatchResults: Json }>(
-      '/onboarding/authentication/verifyFace',
-      { authToken, faceLivenessData },
-    );
+    return this.post<{
+      livenessResult: boolean;
+      matchResult: boolean;
+      matchScore: number;
+      authStatus: number;
+      faceLivenessResults: Json;
+      faceMatchResults: Json;
+    }>('/onboarding/authentication/verifyFace', { authToken, faceLivenessData });
   }
 
   private async headers(): Promise<Record<string, string>> {

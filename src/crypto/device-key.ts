@@ -26,14 +26,19 @@ export interface DevicePublicKey {
 export function parseDevicePublicKey(text: string): DevicePublicKey {
   let key: KeyObject;
   try {
-    key = text.includes('-----BEGIN') ? createPublicKey(text) : createPublicKey({ key: Buffer.from(text, 'base64url'), format: 'der', type: 'spki' });
+    key = text.includes('-----BEGIN')
+      ? createPublicKey(text)
+      : createPublicKey({ key: Buffer.from(text, 'base64url'), format: 'der', type: 'spki' });
   } catch {
     throw new DeviceKeyError('devicePublicKey is not an SPKI public key (PEM, or base64 DER)');
   }
   const pem = key.export({ type: 'spki', format: 'pem' }).toString();
   if (key.asymmetricKeyType === 'ed25519') return { kind: 'ed25519', pem };
-  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return { kind: 'p256', pem };
-  throw new DeviceKeyError(`devicePublicKey must be a P-256 (ECDSA) or Ed25519 key (got ${key.asymmetricKeyType ?? 'unknown'}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''})`);
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
+    return { kind: 'p256', pem };
+  throw new DeviceKeyError(
+    `devicePublicKey must be a P-256 (ECDSA) or Ed25519 key (got ${key.asymmetricKeyType ?? 'unknown'}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''})`,
+  );
 }
 
 /**
@@ -46,7 +51,11 @@ export function parseDevicePublicKey(text: string): DevicePublicKey {
  * verifyDeviceSignature({ kind: 'p256', pem }, authToken, body.signature); // true or false
  * verifyDeviceSignature({ kind: 'hmac', secret }, authToken, body.signature);
  */
-export function verifyDeviceSignature(device: DevicePublicKey | { kind: 'hmac'; secret: Uint8Array }, message: string, signature: string): boolean {
+export function verifyDeviceSignature(
+  device: DevicePublicKey | { kind: 'hmac'; secret: Uint8Array },
+  message: string,
+  signature: string,
+): boolean {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(signature)) return false;
   const provided = Buffer.from(signature, 'base64url');
   const data = Buffer.from(message, 'utf8');

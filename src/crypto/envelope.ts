@@ -66,7 +66,10 @@ function unwrapKey(wrappedKey: Buffer, privateKey: KeyObject): Buffer {
       wrappedKey,
     );
   } catch {
-    throw new EnvelopeError('wrong-key', `'key' cannot be decrypted with this server's key (encrypted for another key, or altered)`);
+    throw new EnvelopeError(
+      'wrong-key',
+      `'key' cannot be decrypted with this server's key (encrypted for another key, or altered)`,
+    );
   }
   if (aesKey.length !== AES_KEY_BYTES) {
     throw new EnvelopeError('wrong-key', `'key' must hold a ${AES_KEY_BYTES}-byte AES key (got ${aesKey.length})`);

@@ -5,7 +5,9 @@ const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 const KEY_LENGTH = 32;
 
 function scryptAsync(secret: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 /**

@@ -13,7 +13,12 @@ export interface ServerKeyPair {
 
 /** Where the pair comes from: PEM files the operator manages, or the store (generated on first start). */
 export type ServerKeySource =
-  | { readonly kind: 'files'; readonly privateKeyFile: string; readonly publicKeyFile: string; readonly passphrase?: string | undefined }
+  | {
+      readonly kind: 'files';
+      readonly privateKeyFile: string;
+      readonly publicKeyFile: string;
+      readonly passphrase?: string | undefined;
+    }
   | { readonly kind: 'store'; readonly repository: ServerKeysRepository; readonly passphrase?: string | undefined };
 
 const ENVELOPE_PURPOSE = 'envelope';
@@ -41,7 +46,11 @@ export async function loadServerKeyPair(source: ServerKeySource): Promise<Server
   if (stored !== undefined) return fromPem(stored.privateKeyPem, stored.publicKeyPem, source.passphrase);
   const fresh = await generatePem(source.passphrase);
   // Another replica may have won the race; both then use the stored pair.
-  const winner = await source.repository.insertIfAbsent({ purpose: ENVELOPE_PURPOSE, keyId: keyIdOf(fresh.publicKeyPem), ...fresh });
+  const winner = await source.repository.insertIfAbsent({
+    purpose: ENVELOPE_PURPOSE,
+    keyId: keyIdOf(fresh.publicKeyPem),
+    ...fresh,
+  });
   return fromPem(winner.privateKeyPem, winner.publicKeyPem, source.passphrase);
 }
 
@@ -64,7 +73,8 @@ function fromPem(privatePem: string, publicPem: string, passphrase: string | und
     throw new Error('the envelope key pair must be RSA');
   }
   const bits = publicKey.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < MIN_MODULUS_BITS) throw new Error(`the envelope key must have at least ${MIN_MODULUS_BITS} bits (has ${bits})`);
+  if (bits < MIN_MODULUS_BITS)
+    throw new Error(`the envelope key must have at least ${MIN_MODULUS_BITS} bits (has ${bits})`);
   const derivedPublic = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   if (derivedPublic !== publicKeyPem) throw new Error('the envelope public key does not belong to the private key');
@@ -73,5 +83,8 @@ function fromPem(privatePem: string, publicPem: string, passphrase: string | und
 
 /** Short fingerprint of the public key, so logs and tokens can name a key without showing it. */
 function keyIdOf(publicKeyPem: string): string {
-  return createHash('sha256').update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' })).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }))
+    .digest('base64url')
+    .slice(0, 16);
 }

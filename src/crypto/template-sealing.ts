@@ -39,14 +39,18 @@ export function templateSealer(secret: KeyObject | Uint8Array): TemplateSealer {
       return Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]);
     },
     open(sealed, context) {
-      if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION) throw new TemplateSealError('sealed template has an unknown format');
+      if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION)
+        throw new TemplateSealError('sealed template has an unknown format');
       const iv = sealed.subarray(1, 1 + IV_BYTES);
       const tag = sealed.subarray(sealed.length - TAG_BYTES);
       const decipher = createDecipheriv('aes-256-gcm', key, iv);
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(tag);
       try {
-        return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+        return Buffer.concat([
+          decipher.update(sealed.subarray(1 + IV_BYTES, sealed.length - TAG_BYTES)),
+          decipher.final(),
+        ]);
       } catch {
         throw new TemplateSealError('sealed template did not open: another server key, or altered bytes');
       }

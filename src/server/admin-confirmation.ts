@@ -29,18 +29,28 @@ export function adminConfirmation(options: AdminConfirmationOptions) {
   return {
     check(confirm: number, action: string): void {
       if (options.code === undefined) {
-        throw clientError(403, `${action} is disabled on this server: the operator enables it by setting VERIPORT_ADMIN_CONFIRM`);
+        throw clientError(
+          403,
+          `${action} is disabled on this server: the operator enables it by setting VERIPORT_ADMIN_CONFIRM`,
+        );
       }
       if (now() - windowStart >= windowMs) {
         windowStart = now();
         failures = 0;
       }
       if (failures >= maxFailures) {
-        throw clientError(429, `too many wrong confirm values; ${action} is refused for up to ${Math.ceil(windowMs / 1000)} s`);
+        throw clientError(
+          429,
+          `too many wrong confirm values; ${action} is refused for up to ${Math.ceil(windowMs / 1000)} s`,
+        );
       }
       if (!sameInteger(confirm, options.code)) {
         failures += 1;
-        throw new ApiError(400, ErrorCode.invalidValue, `'confirm' does not match this server's confirmation code; nothing was done`);
+        throw new ApiError(
+          400,
+          ErrorCode.invalidValue,
+          `'confirm' does not match this server's confirmation code; nothing was done`,
+        );
       }
     },
   };

@@ -63,10 +63,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   try {
     const serverKeys = options.serverKeys ?? (await loadKeys(config, store));
     const usageRepository = usageCountersRepository(store.db);
-    const usage = new UsageRecorder({ repository: usageRepository, flushIntervalMs: config.usageFlushIntervalMs, log: app.log });
+    const usage = new UsageRecorder({
+      repository: usageRepository,
+      flushIntervalMs: config.usageFlushIntervalMs,
+      log: app.log,
+    });
     // Started on first use: a server that serves no face request never loads the models.
     let ownFaceEngine: FaceEngine | undefined;
-    const faceEngine = () => options.faceEngine ?? (ownFaceEngine ??= FaceEngine.start({ workers: config.faceWorkers }));
+    const faceEngine = () =>
+      options.faceEngine ?? (ownFaceEngine ??= FaceEngine.start({ workers: config.faceWorkers }));
     app.addHook('onClose', async () => {
       await ownFaceEngine?.close();
     });
@@ -126,6 +131,15 @@ function openConfiguredStore(config: VeriportConfig): Promise<Store> {
 
 function loadKeys(config: VeriportConfig, store: Store): Promise<ServerKeyPair> {
   return config.privateKeyFile !== undefined && config.publicKeyFile !== undefined
-    ? loadServerKeyPair({ kind: 'files', privateKeyFile: config.privateKeyFile, publicKeyFile: config.publicKeyFile, passphrase: config.keyPassphrase })
-    : loadServerKeyPair({ kind: 'store', repository: serverKeysRepository(store.db), passphrase: config.keyPassphrase });
+    ? loadServerKeyPair({
+        kind: 'files',
+        privateKeyFile: config.privateKeyFile,
+        publicKeyFile: config.publicKeyFile,
+        passphrase: config.keyPassphrase,
+      })
+    : loadServerKeyPair({
+        kind: 'store',
+        repository: serverKeysRepository(store.db),
+        passphrase: config.keyPassphrase,
+      });
 }

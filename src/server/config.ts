@@ -117,10 +117,28 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
     templateKey: secretBytes(env.VERIPORT_TEMPLATE_KEY, 'VERIPORT_TEMPLATE_KEY'),
     iadModes: signalModes(env.VERIPORT_IAD_MODES, 'VERIPORT_IAD_MODES'),
-    livenessMaxAgeMs: integer(env.VERIPORT_LIVENESS_MAX_AGE_MS, 'VERIPORT_LIVENESS_MAX_AGE_MS', 300_000, 1000, 86_400_000),
-    livenessMaxSkewMs: integer(env.VERIPORT_LIVENESS_MAX_SKEW_MS, 'VERIPORT_LIVENESS_MAX_SKEW_MS', 30_000, 0, 3_600_000),
+    livenessMaxAgeMs: integer(
+      env.VERIPORT_LIVENESS_MAX_AGE_MS,
+      'VERIPORT_LIVENESS_MAX_AGE_MS',
+      300_000,
+      1000,
+      86_400_000,
+    ),
+    livenessMaxSkewMs: integer(
+      env.VERIPORT_LIVENESS_MAX_SKEW_MS,
+      'VERIPORT_LIVENESS_MAX_SKEW_MS',
+      30_000,
+      0,
+      3_600_000,
+    ),
     tokenTtlSeconds: integer(env.VERIPORT_TOKEN_TTL_SECONDS, 'VERIPORT_TOKEN_TTL_SECONDS', 300, 10, 86_400),
-    enrollmentTtlSeconds: integer(env.VERIPORT_ENROLLMENT_TTL_SECONDS, 'VERIPORT_ENROLLMENT_TTL_SECONDS', 900, 1, 86_400),
+    enrollmentTtlSeconds: integer(
+      env.VERIPORT_ENROLLMENT_TTL_SECONDS,
+      'VERIPORT_ENROLLMENT_TTL_SECONDS',
+      900,
+      1,
+      86_400,
+    ),
     authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
   });
@@ -135,7 +153,9 @@ function cacheLimits(raw: string | undefined, name: string): ReadonlyMap<string,
   for (const entry of value.split(',')) {
     const match = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry);
     if (!match || Number(match[2]) < 1 || Number(match[2]) > MAX_CACHE_LIMIT) {
-      throw new ConfigError(`${name} must be a list like 'staff=500,visitors=20000' with limits from 1 to ${MAX_CACHE_LIMIT} (got '${entry.trim()}')`);
+      throw new ConfigError(
+        `${name} must be a list like 'staff=500,visitors=20000' with limits from 1 to ${MAX_CACHE_LIMIT} (got '${entry.trim()}')`,
+      );
     }
     limits.set(match[1]!, Number(match[2]));
   }
@@ -146,7 +166,8 @@ function secretBytes(raw: string | undefined, name: string): Buffer | undefined 
   const value = optionalString(raw);
   if (value === undefined) return undefined;
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value) ? Buffer.from(value, 'base64') : Buffer.alloc(0);
-  if (bytes.length < 32) throw new ConfigError(`${name} must be at least 32 random bytes in base64 (e.g. openssl rand -base64 32)`);
+  if (bytes.length < 32)
+    throw new ConfigError(`${name} must be at least 32 random bytes in base64 (e.g. openssl rand -base64 32)`);
   return bytes;
 }
 
@@ -170,7 +191,9 @@ function signalModes(raw: string | undefined, name: string): ReadonlyMap<string,
   for (const entry of value.split(',')) {
     const [signal, mode] = entry.split('=').map((part) => part.trim());
     if (!signal || !IAD_SIGNALS.includes(signal) || (mode !== 'DECISIONING' && mode !== 'REPORT_ONLY')) {
-      throw new ConfigError(`${name} must be a list like 'spectral_analysis=DECISIONING' of ${IAD_SIGNALS.join(', ')} with DECISIONING or REPORT_ONLY (got '${entry.trim()}')`);
+      throw new ConfigError(
+        `${name} must be a list like 'spectral_analysis=DECISIONING' of ${IAD_SIGNALS.join(', ')} with DECISIONING or REPORT_ONLY (got '${entry.trim()}')`,
+      );
     }
     modes.set(signal, mode);
   }
@@ -180,7 +203,8 @@ function signalModes(raw: string | undefined, name: string): ReadonlyMap<string,
 function publicUrl(raw: string | undefined): string | undefined {
   const value = optionalString(raw);
   if (value === undefined) return undefined;
-  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(value)) throw new ConfigError(`VERIPORT_PUBLIC_URL must be an http:// or https:// URL (got '${value}')`);
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(value))
+    throw new ConfigError(`VERIPORT_PUBLIC_URL must be an http:// or https:// URL (got '${value}')`);
   return value.replace(/\/+$/, '');
 }
 

@@ -21,10 +21,15 @@ export function registerMetrics(app: FastifyInstance): Registry {
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe({ route, method: request.method, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    duration.observe(
+      { route, method: request.method, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
-  app.get('/metrics', { logLevel: 'warn', schema: { tags: ['operations'], summary: 'Prometheus metrics' } }, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
+  app.get(
+    '/metrics',
+    { logLevel: 'warn', schema: { tags: ['operations'], summary: 'Prometheus metrics' } },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
   );
   return registry;
 }

@@ -64,7 +64,10 @@ export function errorHandler(style: ErrorStyle) {
     const apiError = toApiError(error, request.id);
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code, description: apiError.description }, 'request rejected');
-    return reply.code(apiError.statusCode).type('application/json').send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
+    return reply
+      .code(apiError.statusCode)
+      .type('application/json')
+      .send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
   };
 }
 
@@ -72,6 +75,9 @@ export function errorHandler(style: ErrorStyle) {
 export function notFoundHandler(style: ErrorStyle) {
   return function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
     const apiError = new ApiError(404, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''}`);
-    return reply.code(404).type('application/json').send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
   };
 }

@@ -53,13 +53,22 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
     const row = await trx
       .insertInto('biometric_caches')
       .values({ service, cache_name: cache, generation: 1 })
-      .onConflict((oc) => oc.columns(['service', 'cache_name']).doUpdateSet((eb) => ({ generation: eb('biometric_caches.generation', '+', 1) })))
+      .onConflict((oc) =>
+        oc
+          .columns(['service', 'cache_name'])
+          .doUpdateSet((eb) => ({ generation: eb('biometric_caches.generation', '+', 1) })),
+      )
       .returning('generation')
       .executeTakeFirstOrThrow();
     return Number(row.generation);
   };
   const readGeneration = async (q: Kysely<Database>, cache: string): Promise<number | undefined> => {
-    const row = await q.selectFrom('biometric_caches').select('generation').where('service', '=', service).where('cache_name', '=', cache).executeTakeFirst();
+    const row = await q
+      .selectFrom('biometric_caches')
+      .select('generation')
+      .where('service', '=', service)
+      .where('cache_name', '=', cache)
+      .executeTakeFirst();
     return row === undefined ? undefined : Number(row.generation);
   };
   const countEncounters = async (trx: Kysely<Database>, cache: string): Promise<number> => {
@@ -72,42 +81,58 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
     return Number(row.n);
   };
   const rowsOf = (cache: string, encounter: EncounterTemplates) =>
-    encounter.templates.map((t) => ({ service, cache_name: cache, encounter_id: encounter.id, algorithm: t.algorithm, sealed_template: t.sealed }));
+    encounter.templates.map((t) => ({
+      service,
+      cache_name: cache,
+      encounter_id: encounter.id,
+      algorithm: t.algorithm,
+      sealed_template: t.sealed,
+    }));
 
   return {
     async add(cache, encounters, limit) {
-      return db.transaction().execute(async (trx): Promise<AddOutcome> => {
-        const generation = await bump(trx, cache);
-        const wanted = encounters.map((e) => e.id);
-        const existing = await trx
-          .selectFrom('biometric_templates')
-          .select('encounter_id')
-          .where('service', '=', service)
-          .where('cache_name', '=', cache)
-          .where('encounter_id', 'in', wanted)
-          .executeTakeFirst();
-        if (existing) return rollback({ kind: 'exists', id: existing.encounter_id });
-        if ((await countEncounters(trx, cache)) + encounters.length > limit) return rollback({ kind: 'full', limit });
-        const rows = encounters.flatMap((e) => rowsOf(cache, e));
-        // Bounded statement size: PostgreSQL allows 65535 parameters, 5 per row.
-        for (let i = 0; i < rows.length; i += 5000) await trx.insertInto('biometric_templates').values(rows.slice(i, i + 5000)).execute();
-        return { kind: 'added', generation };
-      }).catch((error: unknown) => unwrapRollback<AddOutcome>(error));
+      return db
+        .transaction()
+        .execute(async (trx): Promise<AddOutcome> => {
+          const generation = await bump(trx, cache);
+          const wanted = encounters.map((e) => e.id);
+          const existing = await trx
+            .selectFrom('biometric_templates')
+            .select('encounter_id')
+            .where('service', '=', service)
+            .where('cache_name', '=', cache)
+            .where('encounter_id', 'in', wanted)
+            .executeTakeFirst();
+          if (existing) return rollback({ kind: 'exists', id: existing.encounter_id });
+          if ((await countEncounters(trx, cache)) + encounters.length > limit) return rollback({ kind: 'full', limit });
+          const rows = encounters.flatMap((e) => rowsOf(cache, e));
+          // Bounded statement size: PostgreSQL allows 65535 parameters, 5 per row.
+          for (let i = 0; i < rows.length; i += 5000)
+            await trx
+              .insertInto('biometric_templates')
+              .values(rows.slice(i, i + 5000))
+              .execute();
+          return { kind: 'added', generation };
+        })
+        .catch((error: unknown) => unwrapRollback<AddOutcome>(error));
     },
 
     async replace(cache, encounter) {
-      return db.transaction().execute(async (trx): Promise<ReplaceOutcome> => {
-        const removed = await trx
-          .deleteFrom('biometric_templates')
-          .where('service', '=', service)
-          .where('cache_name', '=', cache)
-          .where('encounter_id', '=', encounter.id)
-          .executeTakeFirst();
-        if (Number(removed.numDeletedRows) === 0) return rollback({ kind: 'absent' });
-        const generation = await bump(trx, cache);
-        await trx.insertInto('biometric_templates').values(rowsOf(cache, encounter)).execute();
-        return { kind: 'updated', generation };
-      }).catch((error: unknown) => unwrapRollback<ReplaceOutcome>(error));
+      return db
+        .transaction()
+        .execute(async (trx): Promise<ReplaceOutcome> => {
+          const removed = await trx
+            .deleteFrom('biometric_templates')
+            .where('service', '=', service)
+            .where('cache_name', '=', cache)
+            .where('encounter_id', '=', encounter.id)
+            .executeTakeFirst();
+          if (Number(removed.numDeletedRows) === 0) return rollback({ kind: 'absent' });
+          const generation = await bump(trx, cache);
+          await trx.insertInto('biometric_templates').values(rowsOf(cache, encounter)).execute();
+          return { kind: 'updated', generation };
+        })
+        .catch((error: unknown) => unwrapRollback<ReplaceOutcome>(error));
     },
 
     async remove(cache, id) {
@@ -126,7 +151,11 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
     async drop(cache) {
       return db.transaction().execute(async (trx) => {
         const count = await countEncounters(trx, cache);
-        await trx.deleteFrom('biometric_templates').where('service', '=', service).where('cache_name', '=', cache).execute();
+        await trx
+          .deleteFrom('biometric_templates')
+          .where('service', '=', service)
+          .where('cache_name', '=', cache)
+          .execute();
         return { removed: count, generation: await bump(trx, cache) };
       });
     },
@@ -159,7 +188,11 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
           .execute();
         return {
           generation: generation ?? 0,
-          templates: rows.map((r) => ({ encounterId: r.encounter_id, algorithm: r.algorithm, sealed: r.sealed_template })),
+          templates: rows.map((r) => ({
+            encounterId: r.encounter_id,
+            algorithm: r.algorithm,
+            sealed: r.sealed_template,
+          })),
         };
       });
     },

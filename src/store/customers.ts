@@ -78,9 +78,17 @@ let decoyHash: Promise<string> | undefined;
  * const { clientSecret } = await customers.createClient('acme');
  */
 export function customersRepository(db: Kysely<Database>): CustomersRepository {
-  const toCustomer = (row: { name: string; display_name: string; logo: string }): Customer => ({ name: row.name, displayName: row.display_name, logo: row.logo });
+  const toCustomer = (row: { name: string; display_name: string; logo: string }): Customer => ({
+    name: row.name,
+    displayName: row.display_name,
+    logo: row.logo,
+  });
   const find = async (name: string): Promise<Customer | undefined> => {
-    const row = await db.selectFrom('customers').select(['name', 'display_name', 'logo']).where('name', '=', name).executeTakeFirst();
+    const row = await db
+      .selectFrom('customers')
+      .select(['name', 'display_name', 'logo'])
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row === undefined ? undefined : toCustomer(row);
   };
   const requireCustomer = async (name: string): Promise<void> => {
@@ -88,7 +96,10 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
   };
   return {
     async create({ name, displayName, logo }) {
-      if (!CUSTOMER_NAME.test(name)) throw new TenantError(`customer name '${name}' must be lower-case letters, digits and inner hyphens (at most 63)`);
+      if (!CUSTOMER_NAME.test(name))
+        throw new TenantError(
+          `customer name '${name}' must be lower-case letters, digits and inner hyphens (at most 63)`,
+        );
       const inserted = await db
         .insertInto('customers')
         .values({ name, display_name: displayName ?? name, logo: logo ?? '' })
@@ -100,10 +111,15 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
     },
     find,
     async list() {
-      return (await db.selectFrom('customers').select(['name', 'display_name', 'logo']).orderBy('name').execute()).map(toCustomer);
+      return (await db.selectFrom('customers').select(['name', 'display_name', 'logo']).orderBy('name').execute()).map(
+        toCustomer,
+      );
     },
     async count() {
-      const row = await db.selectFrom('customers').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('customers')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async createClient(customer, clientId) {
@@ -131,15 +147,29 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
       return Number(updated.numUpdatedRows) === 1 ? { customer, clientId, clientSecret } : undefined;
     },
     async revokeClient(customer, clientId) {
-      const updated = await db.updateTable('oidc_clients').set({ revoked: true }).where('client_id', '=', clientId).where('customer', '=', customer).executeTakeFirst();
+      const updated = await db
+        .updateTable('oidc_clients')
+        .set({ revoked: true })
+        .where('client_id', '=', clientId)
+        .where('customer', '=', customer)
+        .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
     },
     async listClients(customer) {
-      const rows = await db.selectFrom('oidc_clients').select(['client_id', 'revoked', 'created_at']).where('customer', '=', customer).orderBy('created_at').execute();
+      const rows = await db
+        .selectFrom('oidc_clients')
+        .select(['client_id', 'revoked', 'created_at'])
+        .where('customer', '=', customer)
+        .orderBy('created_at')
+        .execute();
       return rows.map((r) => ({ clientId: r.client_id, revoked: r.revoked, createdAt: new Date(r.created_at) }));
     },
     async authenticateClient(clientId, clientSecret) {
-      const row = await db.selectFrom('oidc_clients').select(['customer', 'secret_hash', 'revoked']).where('client_id', '=', clientId).executeTakeFirst();
+      const row = await db
+        .selectFrom('oidc_clients')
+        .select(['customer', 'secret_hash', 'revoked'])
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
       if (row === undefined) {
         await verifySecret(clientSecret, await (decoyHash ??= hashSecret(randomSecret())));
         return undefined;
@@ -151,20 +181,37 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
       await requireCustomer(customer);
       const keyId = randomSecret(6);
       const apiKey = `${keyId}.${randomSecret()}`;
-      await db.insertInto('api_keys').values({ key_id: keyId, customer, key_hash: sha256Hex(apiKey) }).execute();
+      await db
+        .insertInto('api_keys')
+        .values({ key_id: keyId, customer, key_hash: sha256Hex(apiKey) })
+        .execute();
       return { customer, keyId, apiKey };
     },
     async revokeApiKey(customer, keyId) {
-      const updated = await db.updateTable('api_keys').set({ revoked: true }).where('key_id', '=', keyId).where('customer', '=', customer).executeTakeFirst();
+      const updated = await db
+        .updateTable('api_keys')
+        .set({ revoked: true })
+        .where('key_id', '=', keyId)
+        .where('customer', '=', customer)
+        .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
     },
     async listApiKeys(customer) {
-      const rows = await db.selectFrom('api_keys').select(['key_id', 'revoked', 'created_at']).where('customer', '=', customer).orderBy('created_at').execute();
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(['key_id', 'revoked', 'created_at'])
+        .where('customer', '=', customer)
+        .orderBy('created_at')
+        .execute();
       return rows.map((r) => ({ keyId: r.key_id, revoked: r.revoked, createdAt: new Date(r.created_at) }));
     },
     async customerOfApiKey(apiKey) {
       const keyId = apiKey.split('.')[0] ?? '';
-      const row = await db.selectFrom('api_keys').select(['customer', 'key_hash', 'revoked']).where('key_id', '=', keyId).executeTakeFirst();
+      const row = await db
+        .selectFrom('api_keys')
+        .select(['customer', 'key_hash', 'revoked'])
+        .where('key_id', '=', keyId)
+        .executeTakeFirst();
       if (row === undefined || row.revoked) return undefined;
       // Looked up by the public prefix, then the hashes compared in constant time.
       const expected = Buffer.from(row.key_hash, 'hex');

@@ -11,7 +11,12 @@ import type { Database } from './schema.js';
 /** Where the data lives: the embedded PGlite default or a PostgreSQL server shared by replicas. */
 export type StoreOptions =
   | { readonly kind: 'pglite'; readonly dataDir: string }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number };
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly schema?: string | undefined;
+      readonly poolSize?: number;
+    };
 
 /** An open, migrated database. */
 export interface Store {
@@ -32,7 +37,10 @@ export interface Store {
  * await store.close();
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const { dialect, release } = options.kind === 'pglite' ? await pgliteDialect(options.dataDir) : { dialect: await postgresDialect(options), release: () => undefined };
+  const { dialect, release } =
+    options.kind === 'pglite'
+      ? await pgliteDialect(options.dataDir)
+      : { dialect: await postgresDialect(options), release: () => undefined };
   const db = new Kysely<Database>({ dialect });
   try {
     await migrate(db, options.kind === 'postgres' ? (options.schema ?? 'public') : 'public');
@@ -61,7 +69,11 @@ async function migrate(db: Kysely<Database>, schema: string): Promise<void> {
     await sql`select pg_advisory_lock(hashtext('veriport.migrations'))`.execute(connection);
     try {
       // The schema is named because Kysely looks its tables up by name across all schemas.
-      return await new Migrator({ db: connection, provider: migrationProvider, migrationTableSchema: schema }).migrateToLatest();
+      return await new Migrator({
+        db: connection,
+        provider: migrationProvider,
+        migrationTableSchema: schema,
+      }).migrateToLatest();
     } finally {
       await sql`select pg_advisory_unlock(hashtext('veriport.migrations'))`.execute(connection);
     }

@@ -21,12 +21,24 @@ export interface Authentication {
 
 /** Authentications in progress; every change is a conditional update on the state read, so an `authToken` advances once. */
 export interface OnboardingAuthenticationsRepository {
-  start(authentication: { tokenHash: string; customer: string; username: string; deviceId: string; finalCheck: FinalCheck; expiresAt: Date }): Promise<void>;
+  start(authentication: {
+    tokenHash: string;
+    customer: string;
+    username: string;
+    deviceId: string;
+    finalCheck: FinalCheck;
+    expiresAt: Date;
+  }): Promise<void>;
   find(customer: string, tokenHash: string): Promise<Authentication | undefined>;
   /** `from` -> `to`; false when the authentication was not in `from` any more. */
   advance(customer: string, tokenHash: string, from: AuthenticationState, to: AuthenticationState): Promise<boolean>;
   /** Counts a failed check in state `from`; the authentication fails at `maxAttempts`. Undefined when it was not in `from`. */
-  recordFailure(customer: string, tokenHash: string, from: AuthenticationState, maxAttempts: number): Promise<{ state: AuthenticationState; attempts: number } | undefined>;
+  recordFailure(
+    customer: string,
+    tokenHash: string,
+    from: AuthenticationState,
+    maxAttempts: number,
+  ): Promise<{ state: AuthenticationState; attempts: number } | undefined>;
 }
 
 /**
@@ -37,16 +49,30 @@ export interface OnboardingAuthenticationsRepository {
  * await authentications.advance('acme', sha256Hex(authToken), 'started', 'device-verified');
  */
 export function onboardingAuthenticationsRepository(db: Kysely<Database>): OnboardingAuthenticationsRepository {
-  const row = (customer: string, tokenHash: string) => db.updateTable('onboarding_authentications').where('customer', '=', customer).where('token_hash', '=', tokenHash);
+  const row = (customer: string, tokenHash: string) =>
+    db.updateTable('onboarding_authentications').where('customer', '=', customer).where('token_hash', '=', tokenHash);
   return {
     async start(a) {
       await db
         .insertInto('onboarding_authentications')
-        .values({ token_hash: a.tokenHash, customer: a.customer, username: a.username, device_id: a.deviceId, final_check: a.finalCheck, state: 'started', expires_at: a.expiresAt })
+        .values({
+          token_hash: a.tokenHash,
+          customer: a.customer,
+          username: a.username,
+          device_id: a.deviceId,
+          final_check: a.finalCheck,
+          state: 'started',
+          expires_at: a.expiresAt,
+        })
         .execute();
     },
     async find(customer, tokenHash) {
-      const r = await db.selectFrom('onboarding_authentications').selectAll().where('customer', '=', customer).where('token_hash', '=', tokenHash).executeTakeFirst();
+      const r = await db
+        .selectFrom('onboarding_authentications')
+        .selectAll()
+        .where('customer', '=', customer)
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
       if (r === undefined) return undefined;
       return {
         tokenHash: r.token_hash,
@@ -65,7 +91,15 @@ export function onboardingAuthenticationsRepository(db: Kysely<Database>): Onboa
     },
     async recordFailure(customer, tokenHash, from, maxAttempts) {
       const r = await row(customer, tokenHash)
-        .set((eb) => ({ attempts: eb('attempts', '+', 1), state: eb.case().when('attempts', '>=', maxAttempts - 1).then('failed').else(from).end() }))
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          state: eb
+            .case()
+            .when('attempts', '>=', maxAttempts - 1)
+            .then('failed')
+            .else(from)
+            .end(),
+        }))
         .where('state', '=', from)
         .returning(['state', 'attempts'])
         .executeTakeFirst();

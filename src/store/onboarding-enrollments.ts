@@ -28,12 +28,22 @@ export interface CompletedEnrollment {
 /** Enrollments in progress. Every change is a conditional update on the state read, so two racing calls cannot both advance one. */
 export interface OnboardingEnrollmentsRepository {
   /** Opens an enrollment; any open one of the same user is superseded (one enrollment per user at a time). */
-  start(enrollment: { tokenHash: string; customer: string; user: UserDetails; codePresented: boolean; expiresAt: Date }): Promise<void>;
+  start(enrollment: {
+    tokenHash: string;
+    customer: string;
+    user: UserDetails;
+    codePresented: boolean;
+    expiresAt: Date;
+  }): Promise<void>;
   find(customer: string, tokenHash: string): Promise<Enrollment | undefined>;
   /** started -> pending with the device; false when the enrollment was not in `started` any more. */
   bindDevice(customer: string, tokenHash: string, device: DeviceBinding): Promise<boolean>;
   /** Counts a failed face sample of a pending enrollment; it fails at `maxAttempts`. Undefined when it was not pending. */
-  recordFailedFace(customer: string, tokenHash: string, maxAttempts: number): Promise<{ state: EnrollmentState; faceAttempts: number } | undefined>;
+  recordFailedFace(
+    customer: string,
+    tokenHash: string,
+    maxAttempts: number,
+  ): Promise<{ state: EnrollmentState; faceAttempts: number } | undefined>;
   /**
    * pending -> complete and, in the same transaction, the user written (a re-enrollment replaces the
    * face, device and registration code, and ends the user's authentications in progress). False when
@@ -78,7 +88,12 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
       });
     },
     async find(customer, tokenHash) {
-      const row = await db.selectFrom('onboarding_enrollments').selectAll().where('customer', '=', customer).where('token_hash', '=', tokenHash).executeTakeFirst();
+      const row = await db
+        .selectFrom('onboarding_enrollments')
+        .selectAll()
+        .where('customer', '=', customer)
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
       if (row === undefined) return undefined;
       const device =
         row.device_id !== null && row.device_key_kind !== null && row.device_key !== null
@@ -87,7 +102,13 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
       return {
         tokenHash: row.token_hash,
         customer: row.customer,
-        user: { username: row.username, email: row.email, phoneNumber: row.phone_number, firstName: row.first_name ?? undefined, lastName: row.last_name ?? undefined },
+        user: {
+          username: row.username,
+          email: row.email,
+          phoneNumber: row.phone_number,
+          firstName: row.first_name ?? undefined,
+          lastName: row.last_name ?? undefined,
+        },
         codePresented: row.code_presented,
         state: row.state as EnrollmentState,
         device,
@@ -110,7 +131,12 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
         .updateTable('onboarding_enrollments')
         .set((eb) => ({
           face_attempts: eb('face_attempts', '+', 1),
-          state: eb.case().when('face_attempts', '>=', maxAttempts - 1).then('failed').else('pending').end(),
+          state: eb
+            .case()
+            .when('face_attempts', '>=', maxAttempts - 1)
+            .then('failed')
+            .else('pending')
+            .end(),
         }))
         .where('customer', '=', customer)
         .where('token_hash', '=', tokenHash)
@@ -147,7 +173,11 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
           .values({ customer, username: row.username, ...user })
           .onConflict((oc) => oc.columns(['customer', 'username']).doUpdateSet(user))
           .execute();
-        await tx.deleteFrom('onboarding_authentications').where('customer', '=', customer).where('username', '=', row.username).execute();
+        await tx
+          .deleteFrom('onboarding_authentications')
+          .where('customer', '=', customer)
+          .where('username', '=', row.username)
+          .execute();
         return true;
       });
     },

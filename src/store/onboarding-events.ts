@@ -35,11 +35,24 @@ export function onboardingEventsRepository(db: Kysely<Database>): OnboardingEven
     async record(e) {
       await db
         .insertInto('onboarding_events')
-        .values({ customer: e.customer, username: e.username, event: e.event, outcome: e.outcome, detail: e.detail ?? '', device_id: e.deviceId ?? null })
+        .values({
+          customer: e.customer,
+          username: e.username,
+          event: e.event,
+          outcome: e.outcome,
+          detail: e.detail ?? '',
+          device_id: e.deviceId ?? null,
+        })
         .execute();
     },
     async list(customer, username) {
-      const rows = await db.selectFrom('onboarding_events').selectAll().where('customer', '=', customer).where('username', '=', username).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('onboarding_events')
+        .selectAll()
+        .where('customer', '=', customer)
+        .where('username', '=', username)
+        .orderBy('id')
+        .execute();
       return rows.map((r) => ({
         customer: r.customer,
         username: r.username,

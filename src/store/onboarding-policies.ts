@@ -15,7 +15,12 @@ export interface OnboardingPolicy {
 }
 
 /** The policy of customers that set none: passive liveness at level 2, a match at FMR 1 in 1000, 3 tries. */
-export const DEFAULT_ONBOARDING_POLICY: OnboardingPolicy = { finalCheck: 'verifyFace', livenessWorkflow: 'hotel2', matchFmrScore: 3, maxAttempts: 3 };
+export const DEFAULT_ONBOARDING_POLICY: OnboardingPolicy = {
+  finalCheck: 'verifyFace',
+  livenessWorkflow: 'hotel2',
+  matchFmrScore: 3,
+  maxAttempts: 3,
+};
 
 /** Per-customer onboarding policies. */
 export interface OnboardingPoliciesRepository {
@@ -33,15 +38,29 @@ export interface OnboardingPoliciesRepository {
  */
 export function onboardingPoliciesRepository(db: Kysely<Database>): OnboardingPoliciesRepository {
   const get = async (customer: string): Promise<OnboardingPolicy> => {
-    const row = await db.selectFrom('onboarding_policies').selectAll().where('customer', '=', customer).executeTakeFirst();
+    const row = await db
+      .selectFrom('onboarding_policies')
+      .selectAll()
+      .where('customer', '=', customer)
+      .executeTakeFirst();
     if (row === undefined) return DEFAULT_ONBOARDING_POLICY;
-    return { finalCheck: row.final_check as FinalCheck, livenessWorkflow: row.liveness_workflow, matchFmrScore: Number(row.match_fmr_score), maxAttempts: row.max_attempts };
+    return {
+      finalCheck: row.final_check as FinalCheck,
+      livenessWorkflow: row.liveness_workflow,
+      matchFmrScore: Number(row.match_fmr_score),
+      maxAttempts: row.max_attempts,
+    };
   };
   return {
     get,
     async set(customer, changes) {
       const next = { ...(await get(customer)), ...changes };
-      const values = { final_check: next.finalCheck, liveness_workflow: next.livenessWorkflow, match_fmr_score: next.matchFmrScore, max_attempts: next.maxAttempts };
+      const values = {
+        final_check: next.finalCheck,
+        liveness_workflow: next.livenessWorkflow,
+        match_fmr_score: next.matchFmrScore,
+        max_attempts: next.maxAttempts,
+      };
       await db
         .insertInto('onboarding_policies')
         .values({ customer, ...values })

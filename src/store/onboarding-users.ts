@@ -58,10 +58,17 @@ export function onboardingUsersRepository(db: Kysely<Database>): OnboardingUsers
         };
   return {
     async find(customer, username) {
-      return toUser(await select().where('customer', '=', customer).where('username', '=', username).executeTakeFirst());
+      return toUser(
+        await select().where('customer', '=', customer).where('username', '=', username).executeTakeFirst(),
+      );
     },
     async findByRegistrationCode(customer, codeHash) {
-      return toUser(await select().where('customer', '=', customer).where('registration_code_hash', '=', codeHash).executeTakeFirst());
+      return toUser(
+        await select()
+          .where('customer', '=', customer)
+          .where('registration_code_hash', '=', codeHash)
+          .executeTakeFirst(),
+      );
     },
   };
 }

@@ -31,7 +31,12 @@ export function serverKeysRepository(db: Kysely<Database>): ServerKeysRepository
     const row = await db.selectFrom('server_keys').selectAll().where('purpose', '=', purpose).executeTakeFirst();
     return row === undefined
       ? undefined
-      : { purpose: row.purpose, keyId: row.key_id, publicKeyPem: row.public_key_pem, privateKeyPem: row.private_key_pem };
+      : {
+          purpose: row.purpose,
+          keyId: row.key_id,
+          publicKeyPem: row.public_key_pem,
+          privateKeyPem: row.private_key_pem,
+        };
   };
   return {
     find,

@@ -47,7 +47,13 @@ async function newKey(): Promise<{ kid: string; public_key_pem: string; private_
  * const { kid, privateKeyPem } = await keys.active();
  */
 export function signingKeysRepository(db: Kysely<Database>): SigningKeysRepository {
-  type Row = { kid: string; public_key_pem: string; private_key_pem: string; created_at: Date | string; retired_at: Date | string | null };
+  type Row = {
+    kid: string;
+    public_key_pem: string;
+    private_key_pem: string;
+    created_at: Date | string;
+    retired_at: Date | string | null;
+  };
   const toKey = (r: Row): SigningKey => ({
     kid: r.kid,
     publicKeyPem: r.public_key_pem,
@@ -56,14 +62,27 @@ export function signingKeysRepository(db: Kysely<Database>): SigningKeysReposito
     retiredAt: r.retired_at === null ? undefined : new Date(r.retired_at),
   });
   const newest = async (): Promise<SigningKey | undefined> => {
-    const row = await db.selectFrom('token_signing_keys').selectAll().where('retired_at', 'is', null).orderBy('created_at', 'desc').orderBy('kid').executeTakeFirst();
+    const row = await db
+      .selectFrom('token_signing_keys')
+      .selectAll()
+      .where('retired_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('kid')
+      .executeTakeFirst();
     return row === undefined ? undefined : toKey(row);
   };
   const rotate = async (): Promise<RotatedSigningKey> => {
     const key = await newKey();
     return db.transaction().execute(async (tx) => {
-      const retired = await tx.updateTable('token_signing_keys').set({ retired_at: new Date() }).where('retired_at', 'is', null).returning('kid').execute();
-      const created = toKey(await tx.insertInto('token_signing_keys').values(key).returningAll().executeTakeFirstOrThrow());
+      const retired = await tx
+        .updateTable('token_signing_keys')
+        .set({ retired_at: new Date() })
+        .where('retired_at', 'is', null)
+        .returning('kid')
+        .execute();
+      const created = toKey(
+        await tx.insertInto('token_signing_keys').values(key).returningAll().executeTakeFirstOrThrow(),
+      );
       return { ...created, retiredKids: retired.map((r) => r.kid) };
     });
   };
@@ -72,7 +91,10 @@ export function signingKeysRepository(db: Kysely<Database>): SigningKeysReposito
       const existing = await newest();
       if (existing !== undefined) return existing;
       // Two replicas may both generate on first start; both keys stay valid, the newest signs.
-      await db.insertInto('token_signing_keys').values(await newKey()).execute();
+      await db
+        .insertInto('token_signing_keys')
+        .values(await newKey())
+        .execute();
       const created = await newest();
       if (created === undefined) throw new Error('token signing key vanished after insert');
       return created;

@@ -15,7 +15,12 @@ export function testServerKeys(): ServerKeyPair {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    sharedKeys = { keyId: 'test', publicKeyPem: publicKey, publicKey: createPublicKey(publicKey), privateKey: createPrivateKey(privateKey) };
+    sharedKeys = {
+      keyId: 'test',
+      publicKeyPem: publicKey,
+      publicKey: createPublicKey(publicKey),
+      privateKey: createPrivateKey(privateKey),
+    };
   }
   return sharedKeys;
 }
@@ -24,7 +29,10 @@ export function testServerKeys(): ServerKeyPair {
  * An app on a throw-away in-memory PGlite store, silent, with the test key pair.
  * `env` adds or overrides configuration variables.
  */
-export async function testApp(env: Record<string, string> = {}, options: Partial<Omit<AppOptions, 'config'>> = {}): Promise<FastifyInstance> {
+export async function testApp(
+  env: Record<string, string> = {},
+  options: Partial<Omit<AppOptions, 'config'>> = {},
+): Promise<FastifyInstance> {
   return buildApp({
     config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...env }),
     serverKeys: testServerKeys(),

@@ -58,7 +58,9 @@ export async function noFacePhoto(): Promise<Buffer> {
   const height = 240;
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) pixels.fill(Math.round((i % width) / (width / 255)), i * 3, i * 3 + 3);
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg()
+    .toBuffer();
 }
 
 let engine: FaceEngine | undefined;
@@ -78,13 +80,25 @@ export async function closeTestFaceEngine(): Promise<void> {
  * An image placed on a grey canvas (JPEG, quality 90): centred, then moved by (dx, dy), or at `top`
  * when given.
  */
-export async function onCanvas(image: Buffer, canvas: { width: number; height: number; grey: number }, place: { dx?: number; dy?: number; top?: number } = {}): Promise<Buffer> {
+export async function onCanvas(
+  image: Buffer,
+  canvas: { width: number; height: number; grey: number },
+  place: { dx?: number; dy?: number; top?: number } = {},
+): Promise<Buffer> {
   const meta = await sharp(image).metadata();
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
   const grey = canvas.grey;
-  return sharp({ create: { width: canvas.width, height: canvas.height, channels: 3, background: { r: grey, g: grey, b: grey } } })
-    .composite([{ input: image, left: Math.round((canvas.width - w) / 2 + (place.dx ?? 0)), top: place.top ?? Math.round((canvas.height - h) / 2 + (place.dy ?? 0)) }])
+  return sharp({
+    create: { width: canvas.width, height: canvas.height, channels: 3, background: { r: grey, g: grey, b: grey } },
+  })
+    .composite([
+      {
+        input: image,
+        left: Math.round((canvas.width - w) / 2 + (place.dx ?? 0)),
+        top: place.top ?? Math.round((canvas.height - h) / 2 + (place.dy ?? 0)),
+      },
+    ])
     .jpeg({ quality: 90 })
     .toBuffer();
 }
@@ -94,7 +108,10 @@ export async function onCanvas(image: Buffer, canvas: { width: number; height: n
  * on a 480×640 grey frame.
  */
 export async function onPhoneScreen(frame: Buffer): Promise<Buffer> {
-  const inner = await sharp(frame).resize(336, 448).extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' }).toBuffer();
+  const inner = await sharp(frame)
+    .resize(336, 448)
+    .extend({ top: 16, bottom: 16, left: 16, right: 16, background: '#0a0a0a' })
+    .toBuffer();
   return onCanvas(inner, { width: 480, height: 640, grey: 150 });
 }
 
@@ -103,7 +120,11 @@ export async function onPhoneScreen(frame: Buffer): Promise<Buffer> {
  * (dx, dy) pixels and tilted `degrees`, so a sequence of them has the small motion of a hand-held
  * phone.
  */
-export async function selfieFrame(person: Person, motion: { dx?: number; dy?: number; degrees?: number } = {}, options: CropOptions = {}): Promise<Buffer> {
+export async function selfieFrame(
+  person: Person,
+  motion: { dx?: number; dy?: number; degrees?: number } = {},
+  options: CropOptions = {},
+): Promise<Buffer> {
   const face = await portrait(person, { width: 300, rotateDegrees: motion.degrees ?? 0, ...options });
   return onCanvas(face, { width: 480, height: 640, grey: 128 }, motion);
 }
@@ -126,8 +147,11 @@ export async function turnedPicture(frame: Buffer, degrees: number): Promise<Buf
       const y = (cv * (f + x * Math.sin(t))) / f;
       const sx = Math.round(x + width / 2);
       const sy = Math.round(y + height / 2);
-      if (sx >= 0 && sy >= 0 && sx < width && sy < height) data.copy(out, (v * width + u) * 3, (sy * width + sx) * 3, (sy * width + sx) * 3 + 3);
+      if (sx >= 0 && sy >= 0 && sx < width && sy < height)
+        data.copy(out, (v * width + u) * 3, (sy * width + sx) * 3, (sy * width + sx) * 3 + 3);
     }
   }
-  return sharp(out, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(out, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }

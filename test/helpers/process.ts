@@ -16,7 +16,11 @@ export interface CliRun {
 
 /** Runs `veriport <args>` to completion. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -39,11 +43,15 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = once(child, 'exit') as Promise<[number | null]>;
@@ -54,7 +62,10 @@ export async function startServer(env: Record<string, string>, args: string[] = 
       child.kill('SIGKILL');
       throw new Error(`server did not start within 60 s:\n${errors}`);
     }
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -29,7 +29,9 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
  * live in their own schema, dropped when the store closes.
  */
 export function storeBackends(): StoreBackend[] {
-  const backends: StoreBackend[] = [{ name: 'pglite', open: () => openStore({ kind: 'pglite', dataDir: 'memory://' }) }];
+  const backends: StoreBackend[] = [
+    { name: 'pglite', open: () => openStore({ kind: 'pglite', dataDir: 'memory://' }) },
+  ];
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') {
     backends.push({

@@ -5,7 +5,10 @@ import { storeBackends, withStore } from '../helpers/stores.js';
 
 const encounter = (id: string, ...algorithms: string[]): EncounterTemplates => ({
   id,
-  templates: (algorithms.length ? algorithms : ['F500']).map((algorithm) => ({ algorithm, sealed: Buffer.from(`${id}:${algorithm}`) })),
+  templates: (algorithms.length ? algorithms : ['F500']).map((algorithm) => ({
+    algorithm,
+    sealed: Buffer.from(`${id}:${algorithm}`),
+  })),
 });
 
 for (const backend of storeBackends()) {
@@ -14,14 +17,20 @@ for (const backend of storeBackends()) {
       await withStore(backend, async (store) => {
         const repo = biometricEncountersRepository(store.db, 'face-matching');
         assert.equal(await repo.generation('c'), undefined);
-        assert.deepEqual(await repo.add('c', [encounter('a', 'F200', 'F500'), encounter('b')], 3), { kind: 'added', generation: 1 });
+        assert.deepEqual(await repo.add('c', [encounter('a', 'F200', 'F500'), encounter('b')], 3), {
+          kind: 'added',
+          generation: 1,
+        });
         assert.deepEqual(await repo.add('c', [encounter('x'), encounter('a')], 10), { kind: 'exists', id: 'a' });
         assert.deepEqual(await repo.add('c', [encounter('x'), encounter('y')], 3), { kind: 'full', limit: 3 });
         assert.deepEqual(await repo.ids('c'), ['a', 'b'], 'refused adds left nothing behind');
         assert.equal(await repo.generation('c'), 1, 'refused adds did not count as changes');
         const loaded = await repo.load('c');
         assert.equal(loaded.generation, 1);
-        assert.deepEqual(loaded.templates.map((t) => `${t.encounterId}/${t.algorithm}=${Buffer.from(t.sealed).toString()}`).sort(), ['a/F200=a:F200', 'a/F500=a:F500', 'b/F500=b:F500']);
+        assert.deepEqual(
+          loaded.templates.map((t) => `${t.encounterId}/${t.algorithm}=${Buffer.from(t.sealed).toString()}`).sort(),
+          ['a/F200=a:F200', 'a/F500=a:F500', 'b/F500=b:F500'],
+        );
         // Another service's caches are separate.
         assert.deepEqual(await biometricEncountersRepository(store.db, 'voice-matching').ids('c'), []);
       });
@@ -44,7 +53,9 @@ for (const backend of storeBackends()) {
     it('holds the limit under concurrent adds', async () => {
       await withStore(backend, async (store) => {
         const repo = biometricEncountersRepository(store.db, 'face-matching');
-        const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.add('race', [encounter(`e${i}`)], 5)));
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => repo.add('race', [encounter(`e${i}`)], 5)),
+        );
         assert.equal(outcomes.filter((o) => o.kind === 'added').length, 5);
         assert.equal((await repo.ids('race')).length, 5);
       });

@@ -11,28 +11,46 @@ after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('veriport CLI', () => {
   it('serves one service, stops gracefully, and `report` prints what it counted', async () => {
-    const server = await startServer({ VERIPORT_DATA_DIR: dataDir, VERIPORT_ADMIN_CONFIRM: '246813579' }, ['face-matching']);
+    const server = await startServer({ VERIPORT_DATA_DIR: dataDir, VERIPORT_ADMIN_CONFIRM: '246813579' }, [
+      'face-matching',
+    ]);
     for (let i = 0; i < 3; i += 1) assert.equal((await fetch(`${server.url}/face-matching/version`)).status, 200);
     assert.equal((await fetch(`${server.url}/transaction-report/version`)).status, 404);
     assert.equal(await server.stop(), 0);
 
     const { year, month } = currentPeriod();
-    const run = await runCli(['report', '--server', 'face-matching', '--year', String(year), '--month', String(month)], { VERIPORT_DATA_DIR: dataDir });
+    const run = await runCli(
+      ['report', '--server', 'face-matching', '--year', String(year), '--month', String(month)],
+      { VERIPORT_DATA_DIR: dataDir },
+    );
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(parseCsv(run.stdout), [{ server_name: 'face-matching', year: String(year), month: String(month), endpoint: '/version', counter: '3' }]);
+    assert.deepEqual(parseCsv(run.stdout), [
+      { server_name: 'face-matching', year: String(year), month: String(month), endpoint: '/version', counter: '3' },
+    ]);
   });
 
   it('stops when the report service is asked to shut down with the right confirm', async () => {
     const server = await startServer({ VERIPORT_DATA_DIR: dataDir, VERIPORT_ADMIN_CONFIRM: '246813579' });
-    const wrong = await fetch(`${server.url}/transaction-report/shutdown`, { method: 'POST', body: '{"confirm":1}', headers: { 'content-type': 'application/json' } });
+    const wrong = await fetch(`${server.url}/transaction-report/shutdown`, {
+      method: 'POST',
+      body: '{"confirm":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(wrong.status, 400);
     assert.equal((await fetch(`${server.url}/health`)).status, 200);
-    const right = await fetch(`${server.url}/transaction-report/shutdown`, { method: 'POST', body: '{"confirm":246813579}', headers: { 'content-type': 'text/plain' } });
+    const right = await fetch(`${server.url}/transaction-report/shutdown`, {
+      method: 'POST',
+      body: '{"confirm":246813579}',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(right.status, 204);
     assert.equal(await server.exited(), 0);
     // The counts of the calls made just before the stop were written on the way out.
     const run = await runCli(['report', '--server', 'transaction-report'], { VERIPORT_DATA_DIR: dataDir });
-    assert.ok(parseCsv(run.stdout).some((r) => r.endpoint === '/shutdown' && r.counter === '2'), run.stdout);
+    assert.ok(
+      parseCsv(run.stdout).some((r) => r.endpoint === '/shutdown' && r.counter === '2'),
+      run.stdout,
+    );
   });
 
   it('refuses to open a data directory a running server holds, and reports through --url instead', async () => {
@@ -43,7 +61,10 @@ describe('veriport CLI', () => {
       assert.match(direct.stderr, /is in use by process \d+.*--url/);
       const remote = await runCli(['report', '--server', 'face-matching', '--url', server.url], {});
       assert.equal(remote.code, 0, remote.stderr);
-      assert.ok(parseCsv(remote.stdout).some((r) => r.endpoint === '/version'), remote.stdout);
+      assert.ok(
+        parseCsv(remote.stdout).some((r) => r.endpoint === '/version'),
+        remote.stdout,
+      );
     } finally {
       assert.equal(await server.stop(), 0);
     }

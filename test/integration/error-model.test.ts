@@ -32,14 +32,27 @@ const probe = (name: string, errorStyle: ServiceDefinition['errorStyle']): Servi
 
 let app: FastifyInstance;
 before(async () => {
-  app = await testApp({ VERIPORT_BODY_LIMIT: '64kb' }, { services: [...ALL_SERVICES, probe('probe', 'coded'), probe('spring-probe', 'spring')] });
+  app = await testApp(
+    { VERIPORT_BODY_LIMIT: '64kb' },
+    { services: [...ALL_SERVICES, probe('probe', 'coded'), probe('spring-probe', 'spring')] },
+  );
 });
 after(() => app.close());
 
 const post = (url: string, payload: string | object, contentType = 'application/json') =>
-  app.inject({ method: 'POST', url, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': contentType } });
+  app.inject({
+    method: 'POST',
+    url,
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    headers: { 'content-type': contentType },
+  });
 
-function assertCoded(response: { statusCode: number; json(): unknown }, status: number, code: number, description: RegExp): void {
+function assertCoded(
+  response: { statusCode: number; json(): unknown },
+  status: number,
+  code: number,
+  description: RegExp,
+): void {
   assert.equal(response.statusCode, status);
   const body = response.json() as { error: { code: number; description: string } };
   assert.deepEqual(Object.keys(body), ['error']);
@@ -67,7 +80,12 @@ describe('coded error bodies (Doc 2 / Doc 3 A, B, D)', () => {
     assertCoded(await post('/probe/echo', { id: 'a', count: 1, image: 'ab$c' }), 400, -5, /'image'.*base64/);
   });
   it('-1 for other invalid requests: a malformed URL, a body shorter than its Content-Length', async () => {
-    assertCoded(await app.inject({ method: 'GET', url: '/transaction-report/serverReport/%E0%A4%A' }), 400, -1, /not a valid url/);
+    assertCoded(
+      await app.inject({ method: 'GET', url: '/transaction-report/serverReport/%E0%A4%A' }),
+      400,
+      -1,
+      /not a valid url/,
+    );
     const cut = await app.inject({
       method: 'POST',
       url: '/probe/echo',
@@ -85,7 +103,12 @@ describe('coded error bodies (Doc 2 / Doc 3 A, B, D)', () => {
     assert.deepEqual(response.json(), { id: 'a', count: 2 });
   });
   it('413 for a body over the configured limit', async () => {
-    assertCoded(await post('/probe/echo', { id: 'x'.repeat(70_000), count: 1 }), 413, 413, /larger than the configured limit/);
+    assertCoded(
+      await post('/probe/echo', { id: 'x'.repeat(70_000), count: 1 }),
+      413,
+      413,
+      /larger than the configured limit/,
+    );
   });
   it('415 for a body that is not JSON by content type', async () => {
     assertCoded(await post('/probe/echo', '<a/>', 'application/xml'), 415, 415, /Content-Type/);
@@ -134,27 +157,53 @@ describe('envelope through HTTP (face-liveness /decrypt)', () => {
     assert.deepEqual(response.json(), pkg);
   });
   it('returns an array package as an array', async () => {
-    const response = await post('/face-liveness/decrypt', encryptEnvelope(JSON.stringify([pkg, pkg, pkg]), keys.publicKey));
+    const response = await post(
+      '/face-liveness/decrypt',
+      encryptEnvelope(JSON.stringify([pkg, pkg, pkg]), keys.publicKey),
+    );
     assert.deepEqual(response.json(), [pkg, pkg, pkg]);
   });
   it('rejects a tampered package with a clear 400', async () => {
     const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey);
     const sealed = Buffer.from(envelope.p, 'base64');
     sealed[4] = (sealed[4] ?? 0) ^ 0xff;
-    assertCoded(await post('/face-liveness/decrypt', { ...envelope, p: sealed.toString('base64') }), 400, -6, /failed authentication/);
+    assertCoded(
+      await post('/face-liveness/decrypt', { ...envelope, p: sealed.toString('base64') }),
+      400,
+      -6,
+      /failed authentication/,
+    );
   });
   it('rejects a truncated package', async () => {
     const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey);
-    assertCoded(await post('/face-liveness/decrypt', { ...envelope, p: Buffer.from(envelope.p, 'base64').subarray(0, 8).toString('base64') }), 400, -6, /truncated/);
+    assertCoded(
+      await post('/face-liveness/decrypt', {
+        ...envelope,
+        p: Buffer.from(envelope.p, 'base64').subarray(0, 8).toString('base64'),
+      }),
+      400,
+      -6,
+      /truncated/,
+    );
   });
   it("rejects a package made for another server's key", async () => {
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    assertCoded(await post('/face-liveness/decrypt', encryptEnvelope('{}', stranger.publicKey)), 400, -6, /cannot be decrypted with this server's key/);
+    assertCoded(
+      await post('/face-liveness/decrypt', encryptEnvelope('{}', stranger.publicKey)),
+      400,
+      -6,
+      /cannot be decrypted with this server's key/,
+    );
   });
   it('-5 for members that are not base64, -3 for missing ones, -2 for a payload that is not JSON', async () => {
     const envelope = encryptEnvelope('{}', keys.publicKey);
     assertCoded(await post('/face-liveness/decrypt', { ...envelope, iv: '@@@' }), 400, -5, /'iv'/);
     assertCoded(await post('/face-liveness/decrypt', { key: envelope.key, iv: envelope.iv }), 400, -3, /'p'/);
-    assertCoded(await post('/face-liveness/decrypt', encryptEnvelope('not json', keys.publicKey)), 400, -2, /not valid JSON/);
+    assertCoded(
+      await post('/face-liveness/decrypt', encryptEnvelope('not json', keys.publicKey)),
+      400,
+      -2,
+      /not valid JSON/,
+    );
   });
 });

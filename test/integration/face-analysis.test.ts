@@ -5,7 +5,14 @@ import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { DEFAULT_PROFILE_XML } from '../../src/services/face-analysis/default-profiles.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
-import { closeTestFaceEngine, groupPhoto, noFacePhoto, portrait, selfieFrame, testFaceEngine } from '../helpers/faces.js';
+import {
+  closeTestFaceEngine,
+  groupPhoto,
+  noFacePhoto,
+  portrait,
+  selfieFrame,
+  testFaceEngine,
+} from '../helpers/faces.js';
 
 const CONFIRM = 424242;
 let app: FastifyInstance;
@@ -13,7 +20,10 @@ let shutdowns = 0;
 const images: Record<string, string> = {};
 
 before(async () => {
-  app = await testApp({ VERIPORT_ADMIN_CONFIRM: String(CONFIRM) }, { faceEngine: testFaceEngine(), onShutdownRequested: () => (shutdowns += 1) });
+  app = await testApp(
+    { VERIPORT_ADMIN_CONFIRM: String(CONFIRM) },
+    { faceEngine: testFaceEngine(), onShutdownRequested: () => (shutdowns += 1) },
+  );
   const b64 = (b: Buffer) => b.toString('base64');
   // A 480×640 selfie whose eyes are ~65 px apart: compliant with the selfie profile.
   const good = await selfieFrame('anna', {}, { width: 400 });
@@ -22,7 +32,12 @@ before(async () => {
   images.blurred = b64(await sharp(good).blur(6).jpeg().toBuffer());
   images.dark = b64(await sharp(good).linear(0.12, 0).jpeg().toBuffer());
   images.group = b64(await groupPhoto());
-  images.none = b64(await sharp(await noFacePhoto()).resize(480, 640).jpeg().toBuffer());
+  images.none = b64(
+    await sharp(await noFacePhoto())
+      .resize(480, 640)
+      .jpeg()
+      .toBuffer(),
+  );
   images.far = b64(await selfieFrame('anna', {}, { width: 110 }));
   images.left = b64(await selfieFrame('anna', { dx: -170 }, { width: 400 }));
   images.portrait = b64(await portrait('anna', { width: 480, margin: 0.6 }));
@@ -32,7 +47,8 @@ after(async () => {
   await closeTestFaceEngine();
 });
 
-const post = (url: string, body: unknown) => app.inject({ method: 'POST', url: `/face-analysis${url}`, payload: body as object });
+const post = (url: string, body: unknown) =>
+  app.inject({ method: 'POST', url: `/face-analysis${url}`, payload: body as object });
 
 interface Metric {
   name: string;
@@ -48,10 +64,17 @@ interface Output {
   metrics?: Metric[];
 }
 
-async function analyzeOne(image: string, output: Record<string, unknown>, input: Record<string, unknown> = {}): Promise<Output[] | undefined> {
-  const response = await post('/analyzeImage', { images: [{ id: 'img', input: { imageData: image, ...input }, output: [{ id: 'out', ...output }] }] });
+async function analyzeOne(
+  image: string,
+  output: Record<string, unknown>,
+  input: Record<string, unknown> = {},
+): Promise<Output[] | undefined> {
+  const response = await post('/analyzeImage', {
+    images: [{ id: 'img', input: { imageData: image, ...input }, output: [{ id: 'out', ...output }] }],
+  });
   assert.equal(response.statusCode, 200, response.body);
-  const faces = (response.json() as { images: Array<{ id: string; faces?: Array<{ output: Output[] }> }> }).images[0]!.faces;
+  const faces = (response.json() as { images: Array<{ id: string; faces?: Array<{ output: Output[] }> }> }).images[0]!
+    .faces;
   return faces?.map((f) => f.output[0]!);
 }
 
@@ -90,46 +113,76 @@ describe('face analysis: analyzeImage', () => {
 
   it('returns only the asked metrics without a profile, no faces member without a face, and honours the detection mode', async () => {
     const [face] = (await analyzeOne(images.good!, { metrics: ['IMAGE_WIDTH', 'IMAGE_HEIGHT', 'SHARPNESS'] }))!;
-    assert.deepEqual(face!.metrics!.map((m) => m.name), ['IMAGE_WIDTH', 'IMAGE_HEIGHT', 'SHARPNESS']);
-    assert.deepEqual(face!.metrics!.slice(0, 2).map((m) => m.score), [480, 640]);
+    assert.deepEqual(
+      face!.metrics!.map((m) => m.name),
+      ['IMAGE_WIDTH', 'IMAGE_HEIGHT', 'SHARPNESS'],
+    );
+    assert.deepEqual(
+      face!.metrics!.slice(0, 2).map((m) => m.score),
+      [480, 640],
+    );
     assert.equal(face!.isCompliant, undefined);
     assert.equal(face!.metrics![0]!.complianceStatus, undefined);
     const bare = (await analyzeOne(images.good!, {}))!;
     assert.equal(bare[0]!.metrics, undefined);
     assert.equal(await analyzeOne(images.none!, { metrics: ['SHARPNESS'] }), undefined);
     const all = (await analyzeOne(images.group!, { metrics: ['INTER_EYE_DISTANCE'] }))!;
-    const dominant = (await analyzeOne(images.group!, { metrics: ['INTER_EYE_DISTANCE'] }, { faceDetectionMode: 'DOMINANT_FACE_BY_SIZE' }))!;
+    const dominant = (await analyzeOne(
+      images.group!,
+      { metrics: ['INTER_EYE_DISTANCE'] },
+      { faceDetectionMode: 'DOMINANT_FACE_BY_SIZE' },
+    ))!;
     assert.ok(all.length >= 3);
     assert.equal(dominant.length, 1);
     // The dominant face is the first of the size ordering; the score ordering holds the same faces.
     const eyes = (faces: Output[]) => faces.map((f) => f.metrics![0]!.score);
     assert.equal(eyes(dominant)[0], eyes(all)[0]);
-    const byScore = (await analyzeOne(images.group!, { metrics: ['INTER_EYE_DISTANCE'] }, { faceDetectionMode: 'FACE_ORDERING_BY_SCORE' }))!;
+    const byScore = (await analyzeOne(
+      images.group!,
+      { metrics: ['INTER_EYE_DISTANCE'] },
+      { faceDetectionMode: 'FACE_ORDERING_BY_SCORE' },
+    ))!;
     assert.deepEqual([...eyes(byScore)].sort(), [...eyes(all)].sort());
   });
 
   it('constructs the token image with the eyes where the profile puts them, and reports the constructed face', async () => {
-    const [face] = (await analyzeOne(images.portrait!, { profileXml: DEFAULT_PROFILE_XML.icao, performConstruction: true, metrics: ['IMAGE_WIDTH', 'IMAGE_HEIGHT'] }))!;
+    const [face] = (await analyzeOne(images.portrait!, {
+      profileXml: DEFAULT_PROFILE_XML.icao,
+      performConstruction: true,
+      metrics: ['IMAGE_WIDTH', 'IMAGE_HEIGHT'],
+    }))!;
     const constructed = Buffer.from(face!.imageData!, 'base64');
     const meta = await sharp(constructed).metadata();
     assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 480, 640]);
     // icao: eye line at 0.45·640 = 288, eyes 0.25·480 = 120 px apart around x = 240.
     const right = face!.features.find((f) => f.name === 'RIGHT_EYE')!;
     const left = face!.features.find((f) => f.name === 'LEFT_EYE')!;
-    for (const [eye, x] of [[right, 180], [left, 300]] as const) {
+    for (const [eye, x] of [
+      [right, 180],
+      [left, 300],
+    ] as const) {
       assert.ok(Math.abs(eye.x - x) < 4 && Math.abs(eye.y - 288) < 4, JSON.stringify(face!.features));
     }
-    assert.deepEqual(face!.metrics!.filter((m) => m.name.startsWith('IMAGE_')).map((m) => m.score), [480, 640]);
+    assert.deepEqual(
+      face!.metrics!.filter((m) => m.name.startsWith('IMAGE_')).map((m) => m.score),
+      [480, 640],
+    );
     assert.equal(typeof face!.isCompliant, 'boolean');
   });
 
   it('answers 400 with codes -2 to -6 for bad requests', async () => {
-    const bad = await app.inject({ method: 'POST', url: '/face-analysis/analyzeImage', headers: { 'content-type': 'application/json' }, payload: '{"images":' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/face-analysis/analyzeImage',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"images":',
+    });
     assertCode(bad, -2);
     assertCode(await post('/analyzeImage', {}), -3, /images/);
     assertCode(await post('/analyzeImage', { images: [{ id: 1, input: { imageData: images.good }, output: [] }] }), -4);
     assertCode(await post('/analyzeImage', { images: [{ id: 'a', input: { imageData: '***' }, output: [] }] }), -5);
-    const one = (input: Record<string, unknown>, output: Record<string, unknown> = { id: 'o' }) => post('/analyzeImage', { images: [{ id: 'a', input: { imageData: images.good, ...input }, output: [output] }] });
+    const one = (input: Record<string, unknown>, output: Record<string, unknown> = { id: 'o' }) =>
+      post('/analyzeImage', { images: [{ id: 'a', input: { imageData: images.good, ...input }, output: [output] }] });
     assertCode(await one({ rotation: 45 }), -6, /rotation/);
     assertCode(await one({ faceSensitivity: 2 }), -6, /faceSensitivity/);
     assertCode(await one({ faceMinimumSize: 0.6, faceMaximumSize: 0.5 }), -6, /faceMinimumSize/);
@@ -145,21 +198,39 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
   it('validates profiles with precise errors', async () => {
     const valid = await post('/validateProfile', { profile: { xml: DEFAULT_PROFILE_XML.icao } });
     assert.deepEqual(valid.json(), { profileErrors: [] });
-    const xml = '<faceProfile name="x"><construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/><metric name="BEAUTY" min="1"/><metric name="SHARPNESS" min="80" max="20"/></faceProfile>';
+    const xml =
+      '<faceProfile name="x"><construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/><metric name="BEAUTY" min="1"/><metric name="SHARPNESS" min="80" max="20"/></faceProfile>';
     const errors = (await post('/validateProfile', { profile: { xml } })).json() as { profileErrors: string[] };
     assert.equal(errors.profileErrors.length, 2, JSON.stringify(errors));
     assert.match(errors.profileErrors.join('\n'), /BEAUTY/);
     assert.match(errors.profileErrors.join('\n'), /min.*max|greater/i);
-    assert.equal(((await post('/validateProfile', { profile: { xml: '<faceProfile>' } })).json() as { profileErrors: string[] }).profileErrors.length, 1);
+    assert.equal(
+      ((await post('/validateProfile', { profile: { xml: '<faceProfile>' } })).json() as { profileErrors: string[] })
+        .profileErrors.length,
+      1,
+    );
     assertCode(await post('/validateProfile', { profile: {} }), -3);
   });
 
   it('calculates the ROI from the profile geometry, scaled with the resolution', async () => {
-    const small = (await post('/calculateROI', { profile: { xml: DEFAULT_PROFILE_XML.icao }, resolution: { width: 720, height: 1280 } })).json() as Record<string, number>;
-    const large = (await post('/calculateROI', { profile: { xml: DEFAULT_PROFILE_XML.icao }, resolution: { width: 1440, height: 2560 } })).json() as Record<string, number>;
+    const small = (
+      await post('/calculateROI', {
+        profile: { xml: DEFAULT_PROFILE_XML.icao },
+        resolution: { width: 720, height: 1280 },
+      })
+    ).json() as Record<string, number>;
+    const large = (
+      await post('/calculateROI', {
+        profile: { xml: DEFAULT_PROFILE_XML.icao },
+        resolution: { width: 1440, height: 2560 },
+      })
+    ).json() as Record<string, number>;
     assert.deepEqual(small, { x: 0, y: 160, width: 720, height: 960 });
     assert.deepEqual(large, { x: 0, y: 320, width: 1440, height: 1920 });
-    assertCode(await post('/calculateROI', { profile: { xml: '<nope/>' }, resolution: { width: 720, height: 1280 } }), -6);
+    assertCode(
+      await post('/calculateROI', { profile: { xml: '<nope/>' }, resolution: { width: 720, height: 1280 } }),
+      -6,
+    );
   });
 
   const autocapture = (data: string[], extra: Record<string, unknown> = {}) => ({
@@ -171,11 +242,26 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
   });
 
   it('captures at the end of the first run of N compliant frames, with feedback for the others', async () => {
-    const sequence = [images.none!, images.blurred!, images.good!, images.rolled!, images.far!, images.left!, images.good!, images.good!];
+    const sequence = [
+      images.none!,
+      images.blurred!,
+      images.good!,
+      images.rolled!,
+      images.far!,
+      images.left!,
+      images.good!,
+      images.good!,
+    ];
     const response = await post('/autocaptureVideo', autocapture(sequence, { autocaptureMinimumFrameCount: 2 }));
     assert.equal(response.statusCode, 200, response.body);
-    const { frameResults, results } = response.json() as { frameResults: Array<{ compliant: boolean; feedback: string[] }>; results: { captured: boolean; capturedFrameIndex: number } };
-    assert.deepEqual(frameResults.map((f) => f.compliant), [false, false, true, false, false, false, true, true]);
+    const { frameResults, results } = response.json() as {
+      frameResults: Array<{ compliant: boolean; feedback: string[] }>;
+      results: { captured: boolean; capturedFrameIndex: number };
+    };
+    assert.deepEqual(
+      frameResults.map((f) => f.compliant),
+      [false, false, true, false, false, false, true, true],
+    );
     assert.deepEqual(frameResults[0]!.feedback, ['NO_FACE_DETECTED']);
     assert.ok(frameResults[1]!.feedback.includes('TOO_MUCH_BLUR'), frameResults[1]!.feedback.join());
     assert.ok(frameResults[3]!.feedback.includes('INVALID_POSE'), frameResults[3]!.feedback.join());
@@ -184,14 +270,20 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
     assert.deepEqual(frameResults[2]!.feedback, []);
     assert.deepEqual(results, { captured: true, capturedFrameIndex: 7 });
 
-    const once = (await post('/autocaptureVideo', autocapture(sequence.slice(0, 4), { autocaptureMinimumFrameCount: 2 }))).json() as { results: unknown };
+    const once = (
+      await post('/autocaptureVideo', autocapture(sequence.slice(0, 4), { autocaptureMinimumFrameCount: 2 }))
+    ).json() as { results: unknown };
     assert.deepEqual(once.results, { captured: false, capturedFrameIndex: -1 });
   });
 
   it('judges the frame at the capture resolution and takes an encrypted request', async () => {
     // A face too small in a 480×640 preview is big enough in the 960×1280 capture.
-    const plain = (await post('/autocaptureVideo', autocapture([images.far!]))).json() as { frameResults: Array<{ feedback: string[] }> };
-    const bigger = (await post('/autocaptureVideo', autocapture([images.far!], { resolutionCapture: { width: 1920, height: 2560 } }))).json() as { frameResults: Array<{ feedback: string[] }> };
+    const plain = (await post('/autocaptureVideo', autocapture([images.far!]))).json() as {
+      frameResults: Array<{ feedback: string[] }>;
+    };
+    const bigger = (
+      await post('/autocaptureVideo', autocapture([images.far!], { resolutionCapture: { width: 1920, height: 2560 } }))
+    ).json() as { frameResults: Array<{ feedback: string[] }> };
     assert.ok(plain.frameResults[0]!.feedback.includes('FACE_TOO_FAR'));
     assert.ok(!bigger.frameResults[0]!.feedback.includes('FACE_TOO_FAR'), bigger.frameResults[0]!.feedback.join());
     const sealed = encryptEnvelope(JSON.stringify(autocapture([images.good!])), testServerKeys().publicKeyPem);
@@ -201,19 +293,57 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
   });
 
   it('refuses bad autocapture requests with -6', async () => {
-    assertCode(await post('/autocaptureVideo', autocapture([images.good!, images.good!], { frames: [{ data: images.good, timestamp: 1 }, { data: images.good, timestamp: 1 }] })), -6, /timestamp/);
-    assertCode(await post('/autocaptureVideo', autocapture([images.good!], { resolutionPreview: { width: 640, height: 480 } })), -6, /aspect ratio/);
-    assertCode(await post('/autocaptureVideo', autocapture([images.good!], { resolutionPreview: { width: 240, height: 320 }, resolutionCapture: { width: 240, height: 320 } })), -6, /resolutionPreview/);
-    assertCode(await post('/autocaptureVideo', autocapture([images.good!], { profile: { xml: '<x/>' } })), -6, /profile/);
+    assertCode(
+      await post(
+        '/autocaptureVideo',
+        autocapture([images.good!, images.good!], {
+          frames: [
+            { data: images.good, timestamp: 1 },
+            { data: images.good, timestamp: 1 },
+          ],
+        }),
+      ),
+      -6,
+      /timestamp/,
+    );
+    assertCode(
+      await post('/autocaptureVideo', autocapture([images.good!], { resolutionPreview: { width: 640, height: 480 } })),
+      -6,
+      /aspect ratio/,
+    );
+    assertCode(
+      await post(
+        '/autocaptureVideo',
+        autocapture([images.good!], {
+          resolutionPreview: { width: 240, height: 320 },
+          resolutionCapture: { width: 240, height: 320 },
+        }),
+      ),
+      -6,
+      /resolutionPreview/,
+    );
+    assertCode(
+      await post('/autocaptureVideo', autocapture([images.good!], { profile: { xml: '<x/>' } })),
+      -6,
+      /profile/,
+    );
   });
 
-  it('shuts down only with the operator\'s code in the x-veriport-confirm header', async () => {
+  it("shuts down only with the operator's code in the x-veriport-confirm header", async () => {
     const missing = await post('/shutdown', undefined);
     assertCode(missing, -6, /x-veriport-confirm/);
-    const wrong = await app.inject({ method: 'POST', url: '/face-analysis/shutdown', headers: { 'x-veriport-confirm': '1' } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/face-analysis/shutdown',
+      headers: { 'x-veriport-confirm': '1' },
+    });
     assertCode(wrong, -6);
     assert.equal(shutdowns, 0);
-    const right = await app.inject({ method: 'POST', url: '/face-analysis/shutdown', headers: { 'x-veriport-confirm': String(CONFIRM) } });
+    const right = await app.inject({
+      method: 'POST',
+      url: '/face-analysis/shutdown',
+      headers: { 'x-veriport-confirm': String(CONFIRM) },
+    });
     assert.equal(right.statusCode, 200, right.body);
     assert.equal(shutdowns, 1);
     const disabled = await testApp();

@@ -4,7 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
-import { closeTestFaceEngine, noFacePhoto, onPhoneScreen, selfieFrame, testFaceEngine, turnedPicture } from '../helpers/faces.js';
+import {
+  closeTestFaceEngine,
+  noFacePhoto,
+  onPhoneScreen,
+  selfieFrame,
+  testFaceEngine,
+  turnedPicture,
+} from '../helpers/faces.js';
 
 let app: FastifyInstance;
 const frames: Record<string, string[]> = {};
@@ -12,35 +19,115 @@ const frames: Record<string, string[]> = {};
 before(async () => {
   app = await testApp({}, { faceEngine: testFaceEngine() });
   const b64 = (b: Buffer) => b.toString('base64');
-  frames.live = await Promise.all([{}, { dx: 6, dy: -3, degrees: 1.5 }, { dx: -4, dy: 5, degrees: -1 }].map(async (m) => b64(await selfieFrame('anna', m))));
+  frames.live = await Promise.all(
+    [{}, { dx: 6, dy: -3, degrees: 1.5 }, { dx: -4, dy: 5, degrees: -1 }].map(async (m) =>
+      b64(await selfieFrame('anna', m)),
+    ),
+  );
   const still = b64(await selfieFrame('anna'));
   frames.repeated = [still, still, still];
   frames.swapped = [frames.live[0]!, b64(await selfieFrame('bella', { dx: 4 })), frames.live[2]!];
-  frames.blurred = [b64(await sharp(await selfieFrame('anna')).blur(5).jpeg().toBuffer())];
-  frames.dark = [b64(await sharp(await selfieFrame('anna')).linear(0.2, 0).jpeg().toBuffer())];
-  frames.none = [b64(await sharp(await noFacePhoto()).resize(480, 640).jpeg().toBuffer())];
-  frames.small = [b64(await sharp(await selfieFrame('anna')).resize(240, 320).jpeg().toBuffer())];
-  frames.png = [b64(await sharp(await selfieFrame('anna')).png().toBuffer())];
-  frames.gif = [b64(await sharp(await selfieFrame('anna')).gif().toBuffer())];
+  frames.blurred = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .blur(5)
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
+  frames.dark = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .linear(0.2, 0)
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
+  frames.none = [
+    b64(
+      await sharp(await noFacePhoto())
+        .resize(480, 640)
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
+  frames.small = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .resize(240, 320)
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
+  frames.png = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .png()
+        .toBuffer(),
+    ),
+  ];
+  frames.gif = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .gif()
+        .toBuffer(),
+    ),
+  ];
   // Mirroring a face turns it the other way: anna looks ~10° to her right, her mirror ~10° to her left.
-  frames.turnLeft = [b64(await selfieFrame('anna', { dx: 3 })), b64(await sharp(await selfieFrame('anna', { dx: -3 })).flop().jpeg().toBuffer())];
+  frames.turnLeft = [
+    b64(await selfieFrame('anna', { dx: 3 })),
+    b64(
+      await sharp(await selfieFrame('anna', { dx: -3 }))
+        .flop()
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
   frames.turnRight = [...frames.turnLeft].reverse();
   // A printed or displayed photo turned 35° in front of the camera: perspective without depth.
-  frames.pictureTurned = [frames.turnLeft[0]!, b64(await turnedPicture(Buffer.from(frames.turnLeft[0]!, 'base64'), -35))];
+  frames.pictureTurned = [
+    frames.turnLeft[0]!,
+    b64(await turnedPicture(Buffer.from(frames.turnLeft[0]!, 'base64'), -35)),
+  ];
   // Light trace: the face (here the whole frame) takes a tenth of the colour the screen showed.
   const tinted = async (frame: string, colour: { r: number; g: number; b: number }) =>
-    b64(await sharp(Buffer.from(frame, 'base64')).composite([{ input: { create: { width: 480, height: 640, channels: 4, background: { ...colour, alpha: 0.12 } } } }]).jpeg({ quality: 90 }).toBuffer());
-  const colours = [{ r: 255, g: 0, b: 0 }, { r: 0, g: 255, b: 0 }, { r: 0, g: 0, b: 255 }];
+    b64(
+      await sharp(Buffer.from(frame, 'base64'))
+        .composite([
+          { input: { create: { width: 480, height: 640, channels: 4, background: { ...colour, alpha: 0.12 } } } },
+        ])
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
+  const colours = [
+    { r: 255, g: 0, b: 0 },
+    { r: 0, g: 255, b: 0 },
+    { r: 0, g: 0, b: 255 },
+  ];
   const moving = [...frames.live!];
   frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
   frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
   // A photo shown on a phone held up to the camera: the frame at 70% inside a black bezel.
   frames.onScreen = [b64(await onPhoneScreen(Buffer.from(frames.live![0]!, 'base64')))];
   // A stream upscaled from a smaller video: 320×427 brought back to 480×640.
-  frames.upscaled = [b64(await sharp(await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(320, 427).toBuffer()).resize(480, 640, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer())];
+  frames.upscaled = [
+    b64(
+      await sharp(await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(320, 427).toBuffer())
+        .resize(480, 640, { fit: 'fill' })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    ),
+  ];
   frames.far = [b64(await selfieFrame('anna', {}, { width: 110 }))];
   frames.left = [b64(await selfieFrame('anna', { dx: -150 }))];
-  frames.landscape = [b64(await sharp(await selfieFrame('anna')).resize(640, 480, { fit: 'fill' }).jpeg().toBuffer())];
+  frames.landscape = [
+    b64(
+      await sharp(await selfieFrame('anna'))
+        .resize(640, 480, { fit: 'fill' })
+        .jpeg()
+        .toBuffer(),
+    ),
+  ];
 });
 after(async () => {
   await app.close();
@@ -52,14 +139,28 @@ interface Result {
   score: number;
   score_frr: number;
   feedback: string[];
-  decision_info: { IAD: { signals: Record<string, { status: string; mode: string }> }; PAD: { status: string; spoof_type_probability: Record<string, number> } };
+  decision_info: {
+    IAD: { signals: Record<string, { status: string; mode: string }> };
+    PAD: { status: string; spoof_type_probability: Record<string, number> };
+  };
 }
 
-function request(workflow: string, data: string[], extra: Record<string, unknown> = {}, meta: Record<string, string> = {}) {
-  return { video: { meta_data: meta, workflow_data: { workflow, frames: data.map((d, i) => ({ data: d, timestamp: 1000 + i * 100 })), ...extra } } };
+function request(
+  workflow: string,
+  data: string[],
+  extra: Record<string, unknown> = {},
+  meta: Record<string, string> = {},
+) {
+  return {
+    video: {
+      meta_data: meta,
+      workflow_data: { workflow, frames: data.map((d, i) => ({ data: d, timestamp: 1000 + i * 100 })), ...extra },
+    },
+  };
 }
 
-const post = (url: string, body: unknown) => app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: body as object });
+const post = (url: string, body: unknown) =>
+  app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: body as object });
 
 async function check(body: unknown): Promise<Result> {
   const response = await post('/checkLiveness', body);
@@ -85,7 +186,13 @@ describe('face liveness: decisions', () => {
     assert.equal(result.decision_info.IAD.signals.image_similarity_detection!.status, 'PASS');
     assert.equal(result.decision_info.IAD.signals.face_swap_detection!.status, 'PASS');
     assert.ok(result.score_frr >= 0);
-    assert.deepEqual(Object.keys(result.decision_info.PAD.spoof_type_probability).sort(), ['2D_MASK', '3D_MASK', 'OTHER', 'PHOTO', 'SCREEN']);
+    assert.deepEqual(Object.keys(result.decision_info.PAD.spoof_type_probability).sort(), [
+      '2D_MASK',
+      '3D_MASK',
+      'OTHER',
+      'PHOTO',
+      'SCREEN',
+    ]);
   });
 
   it('fails one still frame repeated as a sequence on image similarity', async () => {
@@ -104,7 +211,10 @@ describe('face liveness: decisions', () => {
 
   it('reports a face framed by a phone bezel as a suspicious border', async () => {
     const framed = await check(request('hotel4', frames.onScreen!));
-    assert.deepEqual(framed.decision_info.IAD.signals.suspicious_border_detection, { status: 'FAIL', mode: 'REPORT_ONLY' });
+    assert.deepEqual(framed.decision_info.IAD.signals.suspicious_border_detection, {
+      status: 'FAIL',
+      mode: 'REPORT_ONLY',
+    });
     const plain = await check(request('hotel4', frames.live!.slice(0, 1)));
     assert.equal(plain.decision_info.IAD.signals.suspicious_border_detection!.status, 'PASS');
   });
@@ -112,14 +222,26 @@ describe('face liveness: decisions', () => {
   it('reports frames upscaled from a smaller picture in spectral analysis', async () => {
     const upscaled = await check(request('hotel4', frames.upscaled!));
     assert.deepEqual(upscaled.decision_info.IAD.signals.spectral_analysis, { status: 'FAIL', mode: 'REPORT_ONLY' });
-    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1)))).decision_info.IAD.signals.spectral_analysis!.status, 'PASS');
+    assert.equal(
+      (await check(request('hotel4', frames.live!.slice(0, 1)))).decision_info.IAD.signals.spectral_analysis!.status,
+      'PASS',
+    );
   });
 
   it('fails a known virtual camera and emulator from the device fields', async () => {
-    const result = await check(request('hotel2', frames.live!.slice(0, 1), {}, { client_device_model: 'OBS Virtual Camera' }));
+    const result = await check(
+      request('hotel2', frames.live!.slice(0, 1), {}, { client_device_model: 'OBS Virtual Camera' }),
+    );
     assert.equal(result.decision_info.IAD.signals.virtual_camera_detection!.status, 'FAIL');
     assert.equal(result.decision, 'SPOOF');
-    const emulator = await check(request('hotel2', frames.live!.slice(0, 1), {}, { client_device_brand: 'google', client_device_model: 'sdk_gphone64_x86_64' }));
+    const emulator = await check(
+      request(
+        'hotel2',
+        frames.live!.slice(0, 1),
+        {},
+        { client_device_brand: 'google', client_device_model: 'sdk_gphone64_x86_64' },
+      ),
+    );
     assert.equal(emulator.decision_info.IAD.signals.emulator_detection!.status, 'FAIL');
   });
 
@@ -130,30 +252,60 @@ describe('face liveness: decisions', () => {
     assert.deepEqual([none.decision, none.score], ['UNABLE_TO_CALCULATE_LIVENESS', -1]);
     assert.ok(none.feedback.includes('NO_FACE_DETECTED'));
     assert.equal((await check(request('hotel4', frames.small!))).decision, 'FACE_TOO_LOW_RESOLUTION');
-    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() - 3_600_000 }))).decision, 'TIMESTAMP_TOO_OLD');
-    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() + 3_600_000 }))).decision, 'TIMESTAMP_IN_FUTURE');
-    assert.equal((await check(request('hotel4', frames.png!))).decision_info.PAD.status === 'ERROR', false, 'PNG frames are analysed');
+    assert.equal(
+      (await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() - 3_600_000 }))).decision,
+      'TIMESTAMP_TOO_OLD',
+    );
+    assert.equal(
+      (await check(request('hotel4', frames.live!.slice(0, 1), { timestamp: Date.now() + 3_600_000 }))).decision,
+      'TIMESTAMP_IN_FUTURE',
+    );
+    assert.equal(
+      (await check(request('hotel4', frames.png!))).decision_info.PAD.status === 'ERROR',
+      false,
+      'PNG frames are analysed',
+    );
     // Detection parameters: a face outside the size bounds is ignored.
     const tooBig = await check(request('hotel4', frames.live!.slice(0, 1), { face_detection_max_size: 0.1 }));
     assert.deepEqual([tooBig.decision, tooBig.feedback], ['UNABLE_TO_CALCULATE_LIVENESS', ['NO_FACE_DETECTED']]);
-    assert.equal((await check(request('hotel4', frames.live!.slice(0, 1), { face_detection_min_size: 0.1, face_detection_sensitivity: 0 }))).decision, 'LIVE');
+    assert.equal(
+      (
+        await check(
+          request('hotel4', frames.live!.slice(0, 1), { face_detection_min_size: 0.1, face_detection_sensitivity: 0 }),
+        )
+      ).decision,
+      'LIVE',
+    );
   });
 
   it('opens the encrypted variant and decides the same', async () => {
     const plain = request('foxtrot4', frames.live!);
     const sealed = encryptEnvelope(JSON.stringify(plain), testServerKeys().publicKeyPem);
-    const response = await post('/checkLivenessEncrypted', { ...sealed, workflow_data: { intelligentLiveness: { lightTraceMode: 'STRICT' } } });
+    const response = await post('/checkLivenessEncrypted', {
+      ...sealed,
+      workflow_data: { intelligentLiveness: { lightTraceMode: 'STRICT' } },
+    });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal((response.json() as { video: { liveness_result: Result } }).video.liveness_result.decision, 'LIVE');
-    const bad = encryptEnvelope(JSON.stringify({ video: { workflow_data: { workflow: "hotel4" } } }), testServerKeys().publicKeyPem);
+    const bad = encryptEnvelope(
+      JSON.stringify({ video: { workflow_data: { workflow: 'hotel4' } } }),
+      testServerKeys().publicKeyPem,
+    );
     assertError(await post('/checkLivenessEncrypted', bad), -3, /frames/);
-    assertError(await post('/checkLivenessEncrypted', { ...sealed, p: sealed.p.slice(0, 20) }), -6, /encrypted package rejected/);
+    assertError(
+      await post('/checkLivenessEncrypted', { ...sealed, p: sealed.p.slice(0, 20) }),
+      -6,
+      /encrypted package rejected/,
+    );
   });
 });
 
 describe('face liveness: analyze (autocapture)', () => {
   interface Analyzed {
-    video: { autocapture_result: { captured_frame: string; captured_frame_is_constructed: boolean; feedback: string[] }; liveness_result: Result };
+    video: {
+      autocapture_result: { captured_frame: string; captured_frame_is_constructed: boolean; feedback: string[] };
+      liveness_result: Result;
+    };
   }
   const analyze = async (body: unknown) => {
     const response = await post('/analyze', body);
@@ -178,15 +330,25 @@ describe('face liveness: analyze (autocapture)', () => {
 
   it('tells the user what to fix', async () => {
     const none = await analyze(request('hotel4', frames.none!));
-    assert.deepEqual([none.autocapture_result.captured_frame, none.autocapture_result.feedback], ['', ['NO_FACE_DETECTED']]);
+    assert.deepEqual(
+      [none.autocapture_result.captured_frame, none.autocapture_result.feedback],
+      ['', ['NO_FACE_DETECTED']],
+    );
     assert.ok((await analyze(request('hotel4', frames.far!))).autocapture_result.feedback.includes('FACE_TOO_FAR'));
     assert.ok((await analyze(request('hotel4', frames.left!))).autocapture_result.feedback.includes('FACE_ON_LEFT'));
-    assert.ok((await analyze(request('hotel4', frames.dark!))).autocapture_result.feedback.includes('INSUFFICIENT_LIGHTING'));
-    assert.ok((await analyze(request('hotel4', frames.blurred!))).autocapture_result.feedback.includes('TOO_MUCH_BLUR'));
+    assert.ok(
+      (await analyze(request('hotel4', frames.dark!))).autocapture_result.feedback.includes('INSUFFICIENT_LIGHTING'),
+    );
+    assert.ok(
+      (await analyze(request('hotel4', frames.blurred!))).autocapture_result.feedback.includes('TOO_MUCH_BLUR'),
+    );
   });
 
   it('serves the encrypted variant', async () => {
-    const sealed = encryptEnvelope(JSON.stringify(request('hotel4', frames.live!.slice(0, 1))), testServerKeys().publicKeyPem);
+    const sealed = encryptEnvelope(
+      JSON.stringify(request('hotel4', frames.live!.slice(0, 1))),
+      testServerKeys().publicKeyPem,
+    );
     const response = await post('/analyzeEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal((response.json() as Analyzed).video.autocapture_result.captured_frame, frames.live![0]);
@@ -196,7 +358,9 @@ describe('face liveness: analyze (autocapture)', () => {
 describe('face liveness: charlie light trace', () => {
   const tags = ['SCREEN_RED', 'SCREEN_GREEN', 'SCREEN_COLOR_0000FF'];
   const charlie = (data: string[], mode?: string) => {
-    const body = request('charlie4', data, mode ? { intelligentLiveness: { lightTraceMode: mode } } : {}) as { video: { workflow_data: { frames: Array<{ tags?: string[] }> } } };
+    const body = request('charlie4', data, mode ? { intelligentLiveness: { lightTraceMode: mode } } : {}) as {
+      video: { workflow_data: { frames: Array<{ tags?: string[] }> } };
+    };
     body.video.workflow_data.frames.forEach((f, i) => (f.tags = [tags[i]!]));
     return body;
   };
@@ -226,9 +390,20 @@ describe('face liveness: charlie light trace', () => {
 
 describe('face liveness: active', () => {
   interface Active {
-    video: { liveness_result: { decision: string; score: number; feedback: string[]; details: { passive_liveness: Result; active_liveness: Result } } };
+    video: {
+      liveness_result: {
+        decision: string;
+        score: number;
+        feedback: string[];
+        details: { passive_liveness: Result; active_liveness: Result };
+      };
+    };
   }
-  const activeBody = (left: string[], right: string[]) => [request('hotel4', frames.live!.slice(0, 1)), request('active_left', left), request('active_right', right)];
+  const activeBody = (left: string[], right: string[]) => [
+    request('hotel4', frames.live!.slice(0, 1)),
+    request('active_left', left),
+    request('active_right', right),
+  ];
 
   it('passes when both asked head turns are made by the same live person', async () => {
     const response = await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!));
@@ -248,24 +423,41 @@ describe('face liveness: active', () => {
   });
 
   it('fails a picture turned in front of the camera', async () => {
-    const result = ((await post('/checkActiveLiveness', activeBody(frames.pictureTurned!, frames.turnRight!))).json() as Active).video.liveness_result;
+    const result = (
+      (await post('/checkActiveLiveness', activeBody(frames.pictureTurned!, frames.turnRight!))).json() as Active
+    ).video.liveness_result;
     assert.equal(result.details.active_liveness.decision, 'SPOOF');
-    assert.ok(result.feedback.some((f) => f === 'HEAD_MOVEMENT_NOT_DETECTED' || f === 'FLAT_HEAD_MOVEMENT'), JSON.stringify(result.feedback));
+    assert.ok(
+      result.feedback.some((f) => f === 'HEAD_MOVEMENT_NOT_DETECTED' || f === 'FLAT_HEAD_MOVEMENT'),
+      JSON.stringify(result.feedback),
+    );
   });
 
   it('fails when the head does not move', async () => {
     const still = [frames.live![0]!, frames.live![1]!];
-    const result = ((await post('/checkActiveLiveness', activeBody(still, frames.turnRight!))).json() as Active).video.liveness_result;
+    const result = ((await post('/checkActiveLiveness', activeBody(still, frames.turnRight!))).json() as Active).video
+      .liveness_result;
     assert.ok(result.feedback.includes('HEAD_MOVEMENT_NOT_DETECTED'));
     assert.equal(result.decision, 'SPOOF');
   });
 
   it('takes exactly 1 passive and 2 active requests, also encrypted', async () => {
-    assertError(await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!).slice(0, 2)), -6, /exactly 3 requests/);
-    const twoPassive = [request('hotel4', frames.live!.slice(0, 1)), request('hotel4', frames.live!.slice(0, 1)), request('active_up', frames.turnLeft!)];
+    assertError(
+      await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!).slice(0, 2)),
+      -6,
+      /exactly 3 requests/,
+    );
+    const twoPassive = [
+      request('hotel4', frames.live!.slice(0, 1)),
+      request('hotel4', frames.live!.slice(0, 1)),
+      request('active_up', frames.turnLeft!),
+    ];
     assertError(await post('/checkActiveLiveness', twoPassive), -6, /1 passive and 2 active/);
     assertError(await post('/checkLiveness', request('active_up', frames.turnLeft!)), -6, /checkActiveLiveness/);
-    const sealed = encryptEnvelope(JSON.stringify(activeBody(frames.turnLeft!, frames.turnRight!)), testServerKeys().publicKeyPem);
+    const sealed = encryptEnvelope(
+      JSON.stringify(activeBody(frames.turnLeft!, frames.turnRight!)),
+      testServerKeys().publicKeyPem,
+    );
     const response = await post('/checkActiveLivenessEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
     assert.equal((response.json() as Active).video.liveness_result.decision, 'LIVE');
@@ -283,11 +475,22 @@ describe('face liveness: request errors', () => {
     ['not image data', () => request('hotel4', [Buffer.from('hello world').toString('base64')]), -7, /not image data/],
     ['min size', () => request('hotel4', one(), { face_detection_min_size: 1.5 }), 118, /face_detection_min_size/],
     ['max size', () => request('hotel4', one(), { face_detection_max_size: -0.1 }), 119, /face_detection_max_size/],
-    ['min above max', () => request('hotel4', one(), { face_detection_min_size: 0.6, face_detection_max_size: 0.4 }), 120, /must not exceed/],
+    [
+      'min above max',
+      () => request('hotel4', one(), { face_detection_min_size: 0.6, face_detection_max_size: 0.4 }),
+      120,
+      /must not exceed/,
+    ],
     ['sensitivity', () => request('hotel4', one(), { face_detection_sensitivity: 2 }), 121, /sensitivity/],
     ['granularity', () => request('hotel4', one(), { face_detection_granularity: -1 }), 122, /granularity/],
     ['gif', () => request('hotel4', frames.gif!), 152, /JPEG or PNG/],
-    ['truncated jpeg', () => request('hotel4', [Buffer.from(Buffer.from(frames.live![0]!, 'base64').subarray(0, 300)).toString('base64')]), 139, /could not be parsed/],
+    [
+      'truncated jpeg',
+      () =>
+        request('hotel4', [Buffer.from(Buffer.from(frames.live![0]!, 'base64').subarray(0, 300)).toString('base64')]),
+      139,
+      /could not be parsed/,
+    ],
     ['detection mode', () => request('hotel4', one(), { face_detection_mode: 'BIGGEST' }), 155, /face_detection_mode/],
     ['rotation', () => request('hotel4', one(), { rotation: 45 }), 312, /0, 90, 180 or 270/],
     ['sizes differ', () => request('hotel4', [frames.live![0]!, frames.landscape![0]!]), 153, /must match the first/],
@@ -297,14 +500,29 @@ describe('face liveness: request errors', () => {
   }
 
   it('answers -2 for a body that is not JSON, on every analysis endpoint', async () => {
-    for (const url of ['/checkLiveness', '/analyze', '/checkActiveLiveness', '/checkLivenessEncrypted', '/analyzeEncrypted', '/checkActiveLivenessEncrypted', '/decrypt']) {
-      const response = await app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: '{"video": ', headers: { 'content-type': 'application/json' } });
+    for (const url of [
+      '/checkLiveness',
+      '/analyze',
+      '/checkActiveLiveness',
+      '/checkLivenessEncrypted',
+      '/analyzeEncrypted',
+      '/checkActiveLivenessEncrypted',
+      '/decrypt',
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/face-liveness${url}`,
+        payload: '{"video": ',
+        headers: { 'content-type': 'application/json' },
+      });
       assertError(response, -2, /not valid JSON/);
     }
   });
 
   it('answers 141 and 125 for timestamps that go back or stand still', async () => {
-    const body = request('foxtrot4', frames.live!) as { video: { workflow_data: { frames: Array<{ timestamp: number }> } } };
+    const body = request('foxtrot4', frames.live!) as {
+      video: { workflow_data: { frames: Array<{ timestamp: number }> } };
+    };
     body.video.workflow_data.frames[1]!.timestamp = 500;
     assertError(await post('/checkLiveness', body), 141, /exceed the previous/);
     body.video.workflow_data.frames[1]!.timestamp = 1000;
@@ -312,7 +530,9 @@ describe('face liveness: request errors', () => {
   });
 
   it('answers -8 for frames too small to hold a usable face', async () => {
-    const tiny = (await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(60, 80).jpeg().toBuffer()).toString('base64');
+    const tiny = (await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(60, 80).jpeg().toBuffer()).toString(
+      'base64',
+    );
     assertError(await post('/checkLiveness', request('hotel4', [tiny])), -8, /pixels a side/);
   });
 });

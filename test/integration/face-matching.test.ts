@@ -32,12 +32,22 @@ after(async () => {
 });
 
 const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url: `/face-matching${url}`, payload: JSON.stringify(body), headers: { 'content-type': 'text/plain' } });
+  app.inject({
+    method: 'POST',
+    url: `/face-matching${url}`,
+    payload: JSON.stringify(body),
+    headers: { 'content-type': 'text/plain' },
+  });
 const get = (url: string) => app.inject({ method: 'GET', url: `/face-matching${url}` });
 const face = (name: string) => ({ VISIBLE_FRONTAL: img[name] });
 const F200 = { comparator: { algorithm: 'F200', faceTypes: ['VISIBLE_FRONTAL'] } };
 
-function assertError(response: Awaited<ReturnType<typeof post>>, status: number, code: number, description: RegExp): void {
+function assertError(
+  response: Awaited<ReturnType<typeof post>>,
+  status: number,
+  code: number,
+  description: RegExp,
+): void {
   assert.equal(response.statusCode, status, response.body);
   const body = response.json() as { error: { code: number; description: string } };
   assert.equal(body.error.code, code);
@@ -47,9 +57,18 @@ function assertError(response: Awaited<ReturnType<typeof post>>, status: number,
 describe('face matching: 1:1', () => {
   it('scores two captures of one face above the threshold and different people below, with both algorithms', async () => {
     for (const workflow of [undefined, F200]) {
-      const same = (await post('/compare', { probe: face('anna2'), gallery: face('anna'), workflow })).json() as { score: number; scorePercent: number };
-      const other = (await post('/compare', { probe: face('anna2'), gallery: face('bella'), workflow })).json() as { score: number; scorePercent: number };
-      const other2 = (await post('/compare', { probe: face('carla'), gallery: face('bella'), workflow })).json() as { score: number; scorePercent: number };
+      const same = (await post('/compare', { probe: face('anna2'), gallery: face('anna'), workflow })).json() as {
+        score: number;
+        scorePercent: number;
+      };
+      const other = (await post('/compare', { probe: face('anna2'), gallery: face('bella'), workflow })).json() as {
+        score: number;
+        scorePercent: number;
+      };
+      const other2 = (await post('/compare', { probe: face('carla'), gallery: face('bella'), workflow })).json() as {
+        score: number;
+        scorePercent: number;
+      };
       assert.ok(same.scorePercent >= THRESHOLD_PERCENT, `same person: ${JSON.stringify(same)}`);
       assert.ok(other.scorePercent < THRESHOLD_PERCENT, `different people: ${JSON.stringify(other)}`);
       assert.ok(other2.scorePercent < THRESHOLD_PERCENT, `different people: ${JSON.stringify(other2)}`);
@@ -60,8 +79,12 @@ describe('face matching: 1:1', () => {
 
   it('gives the same score for an exported template as for its image (export -> import round trip)', async () => {
     const exported = (await post('/export', { encounter: face('anna') })).json() as { export: string };
-    const fromImage = (await post('/compare', { probe: face('anna2'), gallery: face('anna') })).json() as { score: number };
-    const fromTemplate = (await post('/compare', { probe: face('anna2'), gallery: { import: exported.export } })).json() as { score: number };
+    const fromImage = (await post('/compare', { probe: face('anna2'), gallery: face('anna') })).json() as {
+      score: number;
+    };
+    const fromTemplate = (
+      await post('/compare', { probe: face('anna2'), gallery: { import: exported.export } })
+    ).json() as { score: number };
     assert.ok(Math.abs(fromImage.score - fromTemplate.score) < 1e-5, `${fromImage.score} vs ${fromTemplate.score}`);
   });
 
@@ -72,21 +95,80 @@ describe('face matching: 1:1', () => {
     assert.deepEqual(Object.keys(byType.VISIBLE_FRONTAL).sort(), ['F200', 'F500']);
     const mixed = await post('/compare', { probe: { import: byType.VISIBLE_FRONTAL.F200 }, gallery: face('anna') });
     assertError(mixed, 400, -6, /algorithm F200; it cannot be compared with F500/);
-    const f200 = await post('/compare', { probe: { import: byType.VISIBLE_FRONTAL.F200 }, gallery: face('anna2'), workflow: F200 });
+    const f200 = await post('/compare', {
+      probe: { import: byType.VISIBLE_FRONTAL.F200 },
+      gallery: face('anna2'),
+      workflow: F200,
+    });
     assert.equal(f200.statusCode, 200);
   });
 
   it('refuses images without exactly one usable face, and bad samples, with specific descriptions', async () => {
-    assertError(await post('/compare', { probe: face('none'), gallery: face('anna') }), 400, -6, /probe\.VISIBLE_FRONTAL: no face found/);
-    assertError(await post('/compare', { probe: face('anna'), gallery: face('group') }), 400, -6, /gallery\.VISIBLE_FRONTAL: \d faces found/);
-    assertError(await post('/compare', { probe: face('tiny'), gallery: face('anna') }), 400, -6, /too small: \d+ pixels between the eyes/);
-    assertError(await post('/compare', { probe: { VISIBLE_FRONTAL: Buffer.from('not an image').toString('base64') }, gallery: face('anna') }), 400, -6, /not a supported image/);
-    assertError(await post('/compare', { probe: { VISIBLE_FRONTAL: '***' }, gallery: face('anna') }), 400, -5, /base64/);
-    assertError(await post('/compare', { probe: {}, gallery: face('anna') }), 400, -3, /probe\.VISIBLE_FRONTAL' or 'probe\.import/);
-    assertError(await post('/compare', { probe: { ...face('anna'), import: 'AAAA' }, gallery: face('anna') }), 400, -6, /not both/);
+    assertError(
+      await post('/compare', { probe: face('none'), gallery: face('anna') }),
+      400,
+      -6,
+      /probe\.VISIBLE_FRONTAL: no face found/,
+    );
+    assertError(
+      await post('/compare', { probe: face('anna'), gallery: face('group') }),
+      400,
+      -6,
+      /gallery\.VISIBLE_FRONTAL: \d faces found/,
+    );
+    assertError(
+      await post('/compare', { probe: face('tiny'), gallery: face('anna') }),
+      400,
+      -6,
+      /too small: \d+ pixels between the eyes/,
+    );
+    assertError(
+      await post('/compare', {
+        probe: { VISIBLE_FRONTAL: Buffer.from('not an image').toString('base64') },
+        gallery: face('anna'),
+      }),
+      400,
+      -6,
+      /not a supported image/,
+    );
+    assertError(
+      await post('/compare', { probe: { VISIBLE_FRONTAL: '***' }, gallery: face('anna') }),
+      400,
+      -5,
+      /base64/,
+    );
+    assertError(
+      await post('/compare', { probe: {}, gallery: face('anna') }),
+      400,
+      -3,
+      /probe\.VISIBLE_FRONTAL' or 'probe\.import/,
+    );
+    assertError(
+      await post('/compare', { probe: { ...face('anna'), import: 'AAAA' }, gallery: face('anna') }),
+      400,
+      -6,
+      /not both/,
+    );
     assertError(await post('/compare', { gallery: face('anna') }), 400, -3, /probe/);
-    assertError(await post('/compare', { probe: face('anna'), gallery: face('anna'), workflow: { comparator: { algorithm: 'F999' } } }), 400, -6, /F200, F500/);
-    assertError(await post('/compare', { probe: { import: Buffer.from('VPTM-garbage').toString('base64') }, gallery: face('anna') }), 400, -6, /probe\.import/);
+    assertError(
+      await post('/compare', {
+        probe: face('anna'),
+        gallery: face('anna'),
+        workflow: { comparator: { algorithm: 'F999' } },
+      }),
+      400,
+      -6,
+      /F200, F500/,
+    );
+    assertError(
+      await post('/compare', {
+        probe: { import: Buffer.from('VPTM-garbage').toString('base64') },
+        gallery: face('anna'),
+      }),
+      400,
+      -6,
+      /probe\.import/,
+    );
   });
 });
 
@@ -101,12 +183,25 @@ describe('face matching: caches', () => {
     assert.equal((await get('/maxEncounters/staff')).body, '10000');
     assert.equal((await get('/maxEncounters/tiny')).body, '2');
 
-    const genuine = (await post('/verify/staff', { probe: face('anna2'), id: 'anna' })).json() as { scorePercent: number };
-    const impostor = (await post('/verify/staff', { probe: face('anna2'), id: 'bella' })).json() as { scorePercent: number };
-    assert.ok(genuine.scorePercent >= THRESHOLD_PERCENT && impostor.scorePercent < THRESHOLD_PERCENT, JSON.stringify({ genuine, impostor }));
+    const genuine = (await post('/verify/staff', { probe: face('anna2'), id: 'anna' })).json() as {
+      scorePercent: number;
+    };
+    const impostor = (await post('/verify/staff', { probe: face('anna2'), id: 'bella' })).json() as {
+      scorePercent: number;
+    };
+    assert.ok(
+      genuine.scorePercent >= THRESHOLD_PERCENT && impostor.scorePercent < THRESHOLD_PERCENT,
+      JSON.stringify({ genuine, impostor }),
+    );
     assertError(await post('/verify/staff', { probe: face('anna2'), id: 'nobody' }), 400, -6, /no encounter 'nobody'/);
 
-    const found = (await post('/identify/staff', { probe: face('anna2'), workflow: { comparator: { algorithm: 'F500', faceTypes: ['VISIBLE_FRONTAL'] } }, candidateListSize: 2 })).json() as {
+    const found = (
+      await post('/identify/staff', {
+        probe: face('anna2'),
+        workflow: { comparator: { algorithm: 'F500', faceTypes: ['VISIBLE_FRONTAL'] } },
+        candidateListSize: 2,
+      })
+    ).json() as {
       candidateList: Array<{ id: string; score: number; scoreFmr: number; scorePercent: number }>;
       recordErrors: unknown[];
     };
@@ -117,19 +212,40 @@ describe('face matching: caches', () => {
     assert.deepEqual(found.recordErrors, []);
 
     // The spec's schema names the probe `encounter`; both names work, not both at once.
-    const viaEncounter = (await post('/identifyPartial/staff', { encounter: face('anna2'), idList: ['bella', 'carla', 'zed'], candidateListSize: 5 })).json() as {
+    const viaEncounter = (
+      await post('/identifyPartial/staff', {
+        encounter: face('anna2'),
+        idList: ['bella', 'carla', 'zed'],
+        candidateListSize: 5,
+      })
+    ).json() as {
       candidateList: Array<{ id: string }>;
       recordErrors: Array<{ id: string; error: string }>;
     };
     assert.deepEqual(viaEncounter.candidateList.map((c) => c.id).sort(), ['bella', 'carla']);
     assert.deepEqual(viaEncounter.recordErrors, [{ id: 'zed', error: 'not in the cache' }]);
     assertError(await post('/identify/staff', { probe: face('anna2'), encounter: face('anna2') }), 400, -6, /not both/);
-    assertError(await post('/identify/staff', { probe: face('anna2'), candidateListSize: 0 }), 400, -6, /candidateListSize/);
+    assertError(
+      await post('/identify/staff', { probe: face('anna2'), candidateListSize: 0 }),
+      400,
+      -6,
+      /candidateListSize/,
+    );
   });
 
   it('refuses a second add of an id, and update or delete of an absent one', async () => {
-    assertError(await post('/add/staff', { encounter: { id: 'anna', ...face('anna') } }), 400, -6, /exists already in cache 'staff'/);
-    assertError(await post('/update/staff', { encounter: { id: 'nobody', ...face('anna') } }), 400, -6, /no encounter 'nobody'/);
+    assertError(
+      await post('/add/staff', { encounter: { id: 'anna', ...face('anna') } }),
+      400,
+      -6,
+      /exists already in cache 'staff'/,
+    );
+    assertError(
+      await post('/update/staff', { encounter: { id: 'nobody', ...face('anna') } }),
+      400,
+      -6,
+      /no encounter 'nobody'/,
+    );
     assertError(await post('/delete/staff', { id: 'nobody' }), 400, -6, /no encounter 'nobody'/);
     assertError(await post('/add/bad%20name', { encounter: { id: 'x', ...face('anna') } }), 400, -6, /cacheName/);
   });
@@ -147,39 +263,89 @@ describe('face matching: caches', () => {
   });
 
   it('adds template batches all or none, and answers 1015 when the cache is full', async () => {
-    const templates = await Promise.all(['anna', 'bella', 'carla'].map(async (id) => ((await post('/export', { encounter: face(id) })).json() as { export: string }).export));
+    const templates = await Promise.all(
+      ['anna', 'bella', 'carla'].map(
+        async (id) => ((await post('/export', { encounter: face(id) })).json() as { export: string }).export,
+      ),
+    );
     assertError(await post('/addBatch/tiny', [{ id: 'a', ...face('anna') }]), 400, -6, /template encounters/);
-    assertError(await post('/addBatch/tiny', [{ id: 'a', import: templates[0] }, { id: 'a', import: templates[1] }]), 400, -6, /appears twice/);
-    const batch = await post('/addBatch/tiny', [{ id: 'a', import: templates[0] }, { id: 'b', import: templates[1] }]);
+    assertError(
+      await post('/addBatch/tiny', [
+        { id: 'a', import: templates[0] },
+        { id: 'a', import: templates[1] },
+      ]),
+      400,
+      -6,
+      /appears twice/,
+    );
+    const batch = await post('/addBatch/tiny', [
+      { id: 'a', import: templates[0] },
+      { id: 'b', import: templates[1] },
+    ]);
     assert.deepEqual(batch.json(), ['a', 'b']);
-    assertError(await post('/add/tiny', { encounter: { id: 'c', import: templates[2] } }), 500, 1015, /cache 'tiny' is full: it holds at most 2/);
+    assertError(
+      await post('/add/tiny', { encounter: { id: 'c', import: templates[2] } }),
+      500,
+      1015,
+      /cache 'tiny' is full: it holds at most 2/,
+    );
     assertError(await post('/addBatch/tiny', [{ id: 'c', import: templates[2] }]), 500, 1015, /full/);
     assert.deepEqual((await get('/encounterList/tiny')).json(), ['a', 'b']);
 
     // Template-enrolled encounters have only the F500 template: an F200 search reports them.
-    const f200 = (await post('/identify/tiny', { probe: face('anna2'), workflow: F200 })).json() as { candidateList: unknown[]; recordErrors: Array<{ id: string }> };
+    const f200 = (await post('/identify/tiny', { probe: face('anna2'), workflow: F200 })).json() as {
+      candidateList: unknown[];
+      recordErrors: Array<{ id: string }>;
+    };
     assert.deepEqual(f200.candidateList, []);
     assert.deepEqual(f200.recordErrors.map((e) => e.id).sort(), ['a', 'b']);
 
     const dropped = await post('/drop/tiny', {});
     assert.deepEqual(dropped.json(), { confirm: 2 });
     assert.deepEqual((await get('/encounterList/tiny')).json(), []);
-    assert.deepEqual((await post('/identify/tiny', { probe: face('anna2') })).json(), { candidateList: [], recordErrors: [] });
+    assert.deepEqual((await post('/identify/tiny', { probe: face('anna2') })).json(), {
+      candidateList: [],
+      recordErrors: [],
+    });
   });
 
   it('keeps templates sealed at rest and rebuilds the galleries from the store (another replica sees the changes)', async () => {
-    const rows = await store.db.selectFrom('biometric_templates').select(['encounter_id', 'algorithm', 'sealed_template']).where('cache_name', '=', 'staff').execute();
+    const rows = await store.db
+      .selectFrom('biometric_templates')
+      .select(['encounter_id', 'algorithm', 'sealed_template'])
+      .where('cache_name', '=', 'staff')
+      .execute();
     assert.ok(rows.length >= 4);
-    for (const row of rows) assert.equal(Buffer.from(row.sealed_template).indexOf('VPTM'), -1, 'template bytes must not be stored in the clear');
+    for (const row of rows)
+      assert.equal(
+        Buffer.from(row.sealed_template).indexOf('VPTM'),
+        -1,
+        'template bytes must not be stored in the clear',
+      );
 
     const replica = await testApp({}, { store, faceEngine: testFaceEngine() });
     try {
-      const found = (await replica.inject({ method: 'POST', url: '/face-matching/identify/staff', payload: { probe: face('anna2') } })).json() as { candidateList: Array<{ id: string }> };
+      const found = (
+        await replica.inject({
+          method: 'POST',
+          url: '/face-matching/identify/staff',
+          payload: { probe: face('anna2') },
+        })
+      ).json() as { candidateList: Array<{ id: string }> };
       assert.equal(found.candidateList[0]?.id, 'anna');
       // A change made through the first app is seen by the replica's next search.
       await post('/delete/staff', { id: 'anna' });
-      const after = (await replica.inject({ method: 'POST', url: '/face-matching/identify/staff', payload: { probe: face('anna2') } })).json() as { candidateList: Array<{ id: string }> };
-      assert.deepEqual(after.candidateList.map((c) => c.id), ['bella']);
+      const after = (
+        await replica.inject({
+          method: 'POST',
+          url: '/face-matching/identify/staff',
+          payload: { probe: face('anna2') },
+        })
+      ).json() as { candidateList: Array<{ id: string }> };
+      assert.deepEqual(
+        after.candidateList.map((c) => c.id),
+        ['bella'],
+      );
     } finally {
       await replica.close();
     }
@@ -195,12 +361,23 @@ describe('face matching: template key', () => {
     const other = await testApp({ VERIPORT_TEMPLATE_KEY: keyB }, { store: own, faceEngine: testFaceEngine() });
     try {
       const exported = (await post('/export', { encounter: face('bella') })).json() as { export: string };
-      const add = await first.inject({ method: 'POST', url: '/face-matching/add/keyed', payload: { encounter: { id: 'bella', import: exported.export } } });
+      const add = await first.inject({
+        method: 'POST',
+        url: '/face-matching/add/keyed',
+        payload: { encounter: { id: 'bella', import: exported.export } },
+      });
       assert.equal(add.statusCode, 200, add.body);
       const probe = { probe: { import: exported.export } };
-      const mine = (await first.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })).json() as { candidateList: Array<{ id: string }> };
-      assert.deepEqual(mine.candidateList.map((c) => c.id), ['bella']);
-      const theirs = (await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })).json() as { candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> };
+      const mine = (
+        await first.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })
+      ).json() as { candidateList: Array<{ id: string }> };
+      assert.deepEqual(
+        mine.candidateList.map((c) => c.id),
+        ['bella'],
+      );
+      const theirs = (
+        await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })
+      ).json() as { candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> };
       assert.deepEqual(theirs.candidateList, []);
       assert.equal(theirs.recordErrors[0]?.id, 'bella');
       assert.match(theirs.recordErrors[0]!.error, /cannot be read/);
@@ -215,13 +392,28 @@ describe('face matching: template key', () => {
 describe('face matching: fusion', () => {
   it('sums FMR scores and turns 1:N scores into FPIR scores', async () => {
     assert.deepEqual((await post('/fuseScores', { scores: [3, 2.5] })).json(), { scoreFused: 5.5 });
-    const fused = (await post('/fuseScoresForIdentification', { scores: [[{ scoreFmr: 5, encounterCount: 1000 }], [{ scoreFmr: 2, encounterCount: 10 }, { scoreFmr: 4, encounterCount: 100 }]] })).json() as {
+    const fused = (
+      await post('/fuseScoresForIdentification', {
+        scores: [
+          [{ scoreFmr: 5, encounterCount: 1000 }],
+          [
+            { scoreFmr: 2, encounterCount: 10 },
+            { scoreFmr: 4, encounterCount: 100 },
+          ],
+        ],
+      })
+    ).json() as {
       scoresFused: Array<{ fusedScoreFpir: number; fusedScoreFpirPercent: number }>;
     };
     assert.ok(Math.abs(fused.scoresFused[0]!.fusedScoreFpir - 2) < 0.01);
     assert.ok(Math.abs(fused.scoresFused[1]!.fusedScoreFpir - 4) < 0.01);
     assertError(await post('/fuseScores', { scores: [] }), 400, -6, /scores/);
     assertError(await post('/fuseScores', { scores: ['3'] }), 400, -4, /scores\[0\]/);
-    assertError(await post('/fuseScoresForIdentification', { scores: [[{ scoreFmr: 1, encounterCount: 0 }]] }), 400, -6, /encounterCount/);
+    assertError(
+      await post('/fuseScoresForIdentification', { scores: [[{ scoreFmr: 1, encounterCount: 0 }]] }),
+      400,
+      -6,
+      /encounterCount/,
+    );
   });
 });

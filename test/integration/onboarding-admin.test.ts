@@ -40,7 +40,12 @@ describe('veriport admin', () => {
     const call = (url: string, clientSecret: string) =>
       fetch(`${url}/auth/realms/acme-consumers/protocol/openid-connect/token`, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'openid', client_id: 'acme-app', client_secret: clientSecret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'openid',
+          client_id: 'acme-app',
+          client_secret: clientSecret,
+        }),
       });
     let current = server.url;
     const token = (clientSecret: string) => call(current, clientSecret);
@@ -69,10 +74,17 @@ describe('veriport admin', () => {
   it('rotates the token signing key; tokens signed before stay verifiable through the JWKS', async () => {
     const env = { VERIPORT_DATA_DIR: keysDir };
     assert.equal((await runCli(['admin', 'customers', 'create', 'acme'], env)).code, 0);
-    const secret = field((await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env)).stdout, 'client_secret');
+    const secret = field(
+      (await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env)).stdout,
+      'client_secret',
+    );
     const realm = '/auth/realms/acme-consumers/protocol/openid-connect';
     const accessToken = async (url: string): Promise<string> => {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'acme-app', client_secret: secret });
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'acme-app',
+        client_secret: secret,
+      });
       const response = await fetch(`${url}${realm}/token`, { method: 'POST', body });
       assert.equal(response.status, 200);
       return ((await response.json()) as { access_token: string }).access_token;
@@ -99,7 +111,8 @@ describe('veriport admin', () => {
       const after = await accessToken(second.url);
       assert.equal(decodeProtectedHeader(after).kid, newKid);
       const keySet = createRemoteJWKSet(new URL(`${second.url}${realm}/certs`));
-      for (const token of [before, after]) await jwtVerify(token, keySet, { audience: 'veriport-onboarding', algorithms: ['RS256'] });
+      for (const token of [before, after])
+        await jwtVerify(token, keySet, { audience: 'veriport-onboarding', algorithms: ['RS256'] });
     } finally {
       assert.equal(await second.stop(), 0);
     }
@@ -110,16 +123,28 @@ describe('veriport admin', () => {
     assert.equal(await server.stop(), 0);
     const list = await runCli(['admin', 'customers', 'list'], { VERIPORT_DATA_DIR: demoDir });
     assert.equal(list.stdout, 'demo\tDemo customer\n');
-    assert.match((await runCli(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout, /^demo-client\tactive\n$/);
+    assert.match(
+      (await runCli(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout,
+      /^demo-client\tactive\n$/,
+    );
   });
 
-  it('shows and sets a customer\'s onboarding policy, refusing bad settings', async () => {
+  it("shows and sets a customer's onboarding policy, refusing bad settings", async () => {
     const env = { VERIPORT_DATA_DIR: demoDir };
-    assert.match((await runCli(['admin', 'policy', 'show', 'demo'], env)).stdout, /^finalCheck=verifyFace\nlivenessWorkflow=hotel2\nmatchFmrScore=3\nmaxAttempts=3\n$/);
+    assert.match(
+      (await runCli(['admin', 'policy', 'show', 'demo'], env)).stdout,
+      /^finalCheck=verifyFace\nlivenessWorkflow=hotel2\nmatchFmrScore=3\nmaxAttempts=3\n$/,
+    );
     const set = await runCli(['admin', 'policy', 'set', 'demo', 'workflow=foxtrot4', 'max-attempts=5'], env);
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /livenessWorkflow=foxtrot4\nmatchFmrScore=3\nmaxAttempts=5/);
-    for (const bad of ['workflow=active_up', 'workflow=zulu9', 'match-fmr-score=0', 'max-attempts=2.5', 'colour=blue']) {
+    for (const bad of [
+      'workflow=active_up',
+      'workflow=zulu9',
+      'match-fmr-score=0',
+      'max-attempts=2.5',
+      'colour=blue',
+    ]) {
       const refused = await runCli(['admin', 'policy', 'set', 'demo', bad], env);
       assert.equal(refused.code, 2, `${bad}: ${refused.stdout}`);
     }

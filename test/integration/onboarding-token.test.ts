@@ -1,9 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+} from 'jose';
 import { accessVerifier, AccessDeniedError } from '../../src/services/onboarding/access.js';
-import { KEY_CACHE_SECONDS, KEY_RELOAD_COOLDOWN_SECONDS, retiredKeyRetentionSeconds, tokenSigner } from '../../src/services/onboarding/token-signer.js';
+import {
+  KEY_CACHE_SECONDS,
+  KEY_RELOAD_COOLDOWN_SECONDS,
+  retiredKeyRetentionSeconds,
+  tokenSigner,
+} from '../../src/services/onboarding/token-signer.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { customersRepository, type IssuedApiKey, type IssuedClient } from '../../src/store/customers.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../../src/store/signing-keys.js';
@@ -42,7 +55,10 @@ describe('onboarding token endpoint', () => {
   const requestToken = (customer: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: tokenPath(customer), headers: { ...FORM, ...headers }, payload: form(fields) });
   const jwks = async (customer: string): Promise<JSONWebKeySet> => {
-    const discovery = await app.inject({ method: 'GET', url: `/auth/realms/${customer}-consumers/.well-known/openid-configuration` });
+    const discovery = await app.inject({
+      method: 'GET',
+      url: `/auth/realms/${customer}-consumers/.well-known/openid-configuration`,
+    });
     assert.equal(discovery.statusCode, 200);
     const jwksUri = new URL(discovery.json<{ jwks_uri: string }>().jwks_uri);
     const certs = await app.inject({ method: 'GET', url: jwksUri.pathname });
@@ -51,16 +67,34 @@ describe('onboarding token endpoint', () => {
   };
   const verifier = () => {
     const ttl = 300;
-    return accessVerifier({ customers: customersRepository(store.db), signer: tokenSigner(signingKeysRepository(store.db), ttl), publicUrl: undefined });
+    return accessVerifier({
+      customers: customersRepository(store.db),
+      signer: tokenSigner(signingKeysRepository(store.db), ttl),
+      publicUrl: undefined,
+    });
   };
-  const fakeRequest = (headers: Record<string, string>) => ({ headers, protocol: 'http', host: 'localhost:80' }) as unknown as FastifyRequest;
+  const fakeRequest = (headers: Record<string, string>) =>
+    ({ headers, protocol: 'http', host: 'localhost:80' }) as unknown as FastifyRequest;
 
   it('issues the Doc 1 token response by form fields, verifiable with the JWKS', async () => {
-    const response = await requestToken('acme', { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' });
+    const response = await requestToken('acme', {
+      client_id: acme.clientId,
+      client_secret: acme.clientSecret,
+      scope: 'openid',
+      grant_type: 'client_credentials',
+    });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.headers['cache-control'], 'no-store');
     const body = response.json<Record<string, unknown>>();
-    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'id_token', 'not-before-policy', 'refresh_expires_in', 'scope', 'token_type']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'access_token',
+      'expires_in',
+      'id_token',
+      'not-before-policy',
+      'refresh_expires_in',
+      'scope',
+      'token_type',
+    ]);
     assert.equal(body.expires_in, 300);
     assert.equal(body.refresh_expires_in, 0);
     assert.equal(body.token_type, 'Bearer');
@@ -68,7 +102,11 @@ describe('onboarding token endpoint', () => {
     assert.equal(body.scope, 'openid');
     const keySet = createLocalJWKSet(await jwks('acme'));
     const issuer = `${ORIGIN}/auth/realms/acme-consumers`;
-    const { payload, protectedHeader } = await jwtVerify(String(body.access_token), keySet, { issuer, audience: 'veriport-onboarding', algorithms: ['RS256'] });
+    const { payload, protectedHeader } = await jwtVerify(String(body.access_token), keySet, {
+      issuer,
+      audience: 'veriport-onboarding',
+      algorithms: ['RS256'],
+    });
     assert.equal(protectedHeader.alg, 'RS256');
     assert.equal(typeof protectedHeader.kid, 'string');
     assert.equal(payload.sub, 'acme-app');
@@ -83,7 +121,12 @@ describe('onboarding token endpoint', () => {
     const short = await testApp({ VERIPORT_TOKEN_TTL_SECONDS: '60' }, { store, services: [onboardingService] });
     try {
       const basic = `Basic ${Buffer.from(`${acme.clientId}:${acme.clientSecret}`).toString('base64')}`;
-      const response = await short.inject({ method: 'POST', url: tokenPath('acme'), headers: { ...FORM, authorization: basic }, payload: form({ grant_type: 'client_credentials', scope: 'openid' }) });
+      const response = await short.inject({
+        method: 'POST',
+        url: tokenPath('acme'),
+        headers: { ...FORM, authorization: basic },
+        payload: form({ grant_type: 'client_credentials', scope: 'openid' }),
+      });
       assert.equal(response.statusCode, 200, response.body);
       assert.equal(response.json<{ expires_in: number }>().expires_in, 60);
     } finally {
@@ -92,13 +135,22 @@ describe('onboarding token endpoint', () => {
   });
 
   it('answers RFC 6749 errors', async () => {
-    const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
+    const good = {
+      client_id: acme.clientId,
+      client_secret: acme.clientSecret,
+      scope: 'openid',
+      grant_type: 'client_credentials',
+    };
     const wrongSecret = await requestToken('acme', { ...good, client_secret: 'nope' });
     assert.equal(wrongSecret.statusCode, 401);
     assert.deepEqual(wrongSecret.json(), { error: 'invalid_client', error_description: 'invalid client credentials' });
     assert.equal(wrongSecret.headers['www-authenticate'], undefined);
 
-    const basicWrong = await requestToken('acme', { grant_type: 'client_credentials' }, { authorization: `Basic ${Buffer.from(`${acme.clientId}:bad`).toString('base64')}` });
+    const basicWrong = await requestToken(
+      'acme',
+      { grant_type: 'client_credentials' },
+      { authorization: `Basic ${Buffer.from(`${acme.clientId}:bad`).toString('base64')}` },
+    );
     assert.equal(basicWrong.statusCode, 401);
     assert.equal(basicWrong.headers['www-authenticate'], 'Basic realm="acme-consumers"');
 
@@ -119,12 +171,24 @@ describe('onboarding token endpoint', () => {
     // Another customer's client cannot get a token in this realm.
     const crossRealm = await requestToken('globex', good);
     assert.equal(crossRealm.statusCode, 401);
-    assert.equal((await app.inject({ method: 'GET', url: '/auth/realms/initech-consumers/protocol/openid-connect/certs' })).statusCode, 404);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/auth/realms/initech-consumers/protocol/openid-connect/certs' }))
+        .statusCode,
+      404,
+    );
   });
 
   it('answers a body that is not form-encoded with 415 in the RFC 6749 shape', async () => {
-    const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
-    const expected = { error: 'invalid_request', error_description: 'the body must be application/x-www-form-urlencoded' };
+    const good = {
+      client_id: acme.clientId,
+      client_secret: acme.clientSecret,
+      scope: 'openid',
+      grant_type: 'client_credentials',
+    };
+    const expected = {
+      error: 'invalid_request',
+      error_description: 'the body must be application/x-www-form-urlencoded',
+    };
     const refused = [
       { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(good) },
       { headers: { 'content-type': 'application/json' }, payload: '{not json' },
@@ -139,26 +203,41 @@ describe('onboarding token endpoint', () => {
       assert.equal(response.headers['cache-control'], 'no-store');
       assert.equal(response.headers.accept, 'application/x-www-form-urlencoded');
     }
-    const withCharset = await requestToken('acme', good, { 'content-type': 'Application/X-WWW-Form-URLEncoded; charset=UTF-8' });
+    const withCharset = await requestToken('acme', good, {
+      'content-type': 'Application/X-WWW-Form-URLEncoded; charset=UTF-8',
+    });
     assert.equal(withCharset.statusCode, 200, withCharset.body);
   });
 
   it('keeps tokens issued before a key rotation valid', async () => {
-    const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
+    const good = {
+      client_id: acme.clientId,
+      client_secret: acme.clientSecret,
+      scope: 'openid',
+      grant_type: 'client_credentials',
+    };
     const before = (await requestToken('acme', good)).json<{ access_token: string }>().access_token;
     const oldKid = decodeProtectedHeader(before).kid;
     await signingKeysRepository(store.db).rotate();
     // Another replica, or this one once its key cache has expired, signs with the new key.
     const replica = tokenSigner(signingKeysRepository(store.db), 300);
-    const afterRotation = (await replica.issue({ issuer: `${ORIGIN}/auth/realms/acme-consumers`, customer: 'acme', clientId: acme.clientId })).access_token;
+    const afterRotation = (
+      await replica.issue({ issuer: `${ORIGIN}/auth/realms/acme-consumers`, customer: 'acme', clientId: acme.clientId })
+    ).access_token;
     assert.notEqual(decodeProtectedHeader(afterRotation).kid, oldKid);
     // The JWKS is read through, so it already holds the key the replica signs with.
     const keySet = createLocalJWKSet(await jwks('acme'));
     await jwtVerify(before, keySet);
     await jwtVerify(afterRotation, keySet);
     const verify = verifier();
-    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${before}`, apikey: acmeKey.apiKey }))).name, 'acme');
-    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${afterRotation}`, apikey: acmeKey.apiKey }))).name, 'acme');
+    assert.equal(
+      (await verify(fakeRequest({ authorization: `Bearer ${before}`, apikey: acmeKey.apiKey }))).name,
+      'acme',
+    );
+    assert.equal(
+      (await verify(fakeRequest({ authorization: `Bearer ${afterRotation}`, apikey: acmeKey.apiKey }))).name,
+      'acme',
+    );
   });
 
   it('caches the signing keys, reloading them for an unknown kid at most once per cooldown', async () => {
@@ -188,21 +267,31 @@ describe('onboarding token endpoint', () => {
     const rotated = await repository.rotate();
     const fromReplica = (await tokenSigner(repository, ttl).issue(claims)).access_token;
     assert.equal(kidOf(fromReplica), rotated.kid);
-    assert.equal(kidOf((await signer.issue(claims)).access_token), kidOf(first), 'signing keeps the cached key until the keys are read again');
+    assert.equal(
+      kidOf((await signer.issue(claims)).access_token),
+      kidOf(first),
+      'signing keeps the cached key until the keys are read again',
+    );
     clock += KEY_RELOAD_COOLDOWN_SECONDS * 1000;
     await verify(fromReplica);
     assert.equal(reads, 2);
     await verify(first);
     assert.equal(reads, 2, 'the retired key is still in the cache');
-    assert.equal(kidOf((await signer.issue(claims)).access_token), rotated.kid, 'that read moved signing to the new key too');
+    assert.equal(
+      kidOf((await signer.issue(claims)).access_token),
+      rotated.kid,
+      'that read moved signing to the new key too',
+    );
 
     // Unknown kids: at most one read per cooldown, and each is refused.
     const { privateKey } = await generateKeyPair('RS256');
     const forged = (kid: string) => new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
-    for (let i = 0; i < 20; i += 1) await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
+    for (let i = 0; i < 20; i += 1)
+      await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
     assert.equal(reads, 2, 'within the cooldown of the last read');
     clock += KEY_RELOAD_COOLDOWN_SECONDS * 1000;
-    for (let i = 0; i < 20; i += 1) await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
+    for (let i = 0; i < 20; i += 1)
+      await assert.rejects(verify(await forged(`forged-${i}`)), joseErrors.JWKSNoMatchingKey);
     assert.equal(reads, 3, 'one read for the whole flood');
 
     clock += KEY_CACHE_SECONDS * 1000;
@@ -212,18 +301,38 @@ describe('onboarding token endpoint', () => {
     // Past the retention the retired key leaves the JWKS.
     assert.ok((await signer.jwks()).keys.some((key) => key.kid === kidOf(first)));
     clock = rotated.createdAt.getTime() + (retiredKeyRetentionSeconds(ttl) + 1) * 1000;
-    assert.deepEqual((await signer.jwks()).keys.map((key) => key.kid), [rotated.kid]);
+    assert.deepEqual(
+      (await signer.jwks()).keys.map((key) => key.kid),
+      [rotated.kid],
+    );
   });
 
   it('lets a token and API key reach only their own customer', async () => {
-    const good = { client_id: acme.clientId, client_secret: acme.clientSecret, scope: 'openid', grant_type: 'client_credentials' };
+    const good = {
+      client_id: acme.clientId,
+      client_secret: acme.clientSecret,
+      scope: 'openid',
+      grant_type: 'client_credentials',
+    };
     const acmeToken = (await requestToken('acme', good)).json<{ access_token: string }>().access_token;
-    const globexToken = (await requestToken('globex', { ...good, client_id: globex.clientId, client_secret: globex.clientSecret })).json<{ access_token: string }>().access_token;
+    const globexToken = (
+      await requestToken('globex', { ...good, client_id: globex.clientId, client_secret: globex.clientSecret })
+    ).json<{ access_token: string }>().access_token;
     const verify = verifier();
-    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${acmeToken}`, apikey: acmeKey.apiKey }))).displayName, 'ACME Corp');
-    assert.equal((await verify(fakeRequest({ authorization: `Bearer ${globexToken}`, apikey: globexKey.apiKey }))).name, 'globex');
+    assert.equal(
+      (await verify(fakeRequest({ authorization: `Bearer ${acmeToken}`, apikey: acmeKey.apiKey }))).displayName,
+      'ACME Corp',
+    );
+    assert.equal(
+      (await verify(fakeRequest({ authorization: `Bearer ${globexToken}`, apikey: globexKey.apiKey }))).name,
+      'globex',
+    );
     const refused = async (headers: Record<string, string>, reason: RegExp) => {
-      await assert.rejects(verify(fakeRequest(headers)), (error: unknown) => error instanceof AccessDeniedError && error.statusCode === 401 && reason.test(error.description));
+      await assert.rejects(
+        verify(fakeRequest(headers)),
+        (error: unknown) =>
+          error instanceof AccessDeniedError && error.statusCode === 401 && reason.test(error.description),
+      );
     };
     await refused({ authorization: `Bearer ${acmeToken}`, apikey: globexKey.apiKey }, /different customers/);
     await refused({ authorization: `Bearer ${globexToken}`, apikey: acmeKey.apiKey }, /different customers/);
@@ -231,10 +340,26 @@ describe('onboarding token endpoint', () => {
     await refused({ apikey: acmeKey.apiKey }, /bearer/);
     await refused({ authorization: `Bearer ${acmeToken}`, apikey: `${acmeKey.keyId}.forged` }, /api key/);
     const [header, payload, signature] = acmeToken.split('.');
-    const tampered = JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), realm: 'globex' });
-    await refused({ authorization: `Bearer ${header}.${Buffer.from(tampered).toString('base64url')}.${signature}`, apikey: globexKey.apiKey }, /invalid bearer token/);
+    const tampered = JSON.stringify({
+      ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()),
+      realm: 'globex',
+    });
+    await refused(
+      {
+        authorization: `Bearer ${header}.${Buffer.from(tampered).toString('base64url')}.${signature}`,
+        apikey: globexKey.apiKey,
+      },
+      /invalid bearer token/,
+    );
     // A token of this server presented to another host is refused (issuer pinned).
-    await assert.rejects(verify({ headers: { authorization: `Bearer ${acmeToken}`, apikey: acmeKey.apiKey }, protocol: 'https', host: 'evil.example' } as unknown as FastifyRequest), AccessDeniedError);
+    await assert.rejects(
+      verify({
+        headers: { authorization: `Bearer ${acmeToken}`, apikey: acmeKey.apiKey },
+        protocol: 'https',
+        host: 'evil.example',
+      } as unknown as FastifyRequest),
+      AccessDeniedError,
+    );
     await customersRepository(store.db).revokeApiKey('acme', acmeKey.keyId);
     await refused({ authorization: `Bearer ${acmeToken}`, apikey: acmeKey.apiKey }, /revoked/);
   });

@@ -13,7 +13,10 @@ after(() => app.close());
 
 describe('all-in-one server', () => {
   it('mounts every service of the spec and each answers GET /version as text', async () => {
-    assert.deepEqual(ALL_SERVICES.map((s) => s.name), [...SERVICE_NAMES]);
+    assert.deepEqual(
+      ALL_SERVICES.map((s) => s.name),
+      [...SERVICE_NAMES],
+    );
     for (const service of ALL_SERVICES) {
       const response = await app.inject({ method: 'GET', url: `${service.prefix}/version` });
       assert.equal(response.statusCode, 200, service.name);
@@ -34,7 +37,10 @@ describe('all-in-one server', () => {
     const response = await app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type'] ?? ''), /^text\/plain; version=0\.0\.4/);
-    assert.match(response.body, /veriport_http_request_duration_seconds_count\{route="\/face-matching\/version",method="GET",status_code="200"\} \d+/);
+    assert.match(
+      response.body,
+      /veriport_http_request_duration_seconds_count\{route="\/face-matching\/version",method="GET",status_code="200"\} \d+/,
+    );
     assert.match(response.body, /veriport_process_cpu_user_seconds_total/);
   });
 
@@ -71,7 +77,11 @@ describe('all-in-one server', () => {
       serverKeys: testServerKeys(),
       logger: { level: 'trace', stream },
     });
-    await logged.inject({ method: 'GET', url: '/version', headers: { apikey: 'sk-live-SECRET', authorization: 'Bearer SECRET-TOKEN' } });
+    await logged.inject({
+      method: 'GET',
+      url: '/version',
+      headers: { apikey: 'sk-live-SECRET', authorization: 'Bearer SECRET-TOKEN' },
+    });
     await logged.close();
     assert.ok(lines.length > 0);
     assert.doesNotMatch(lines.join(''), /SECRET/);

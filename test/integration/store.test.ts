@@ -19,9 +19,16 @@ for (const backend of storeBackends()) {
       await withStore(backend, async (store) => {
         const counters = usageCountersRepository(store.db);
         const row = { serverName: 'face-matching', year: 2026, month: 11, endpoint: '/compare', counter: 1 };
-        await Promise.all(Array.from({ length: 40 }, () => counters.addCounts([row, { ...row, endpoint: '/verify/{cacheName}', counter: 2 }])));
+        await Promise.all(
+          Array.from({ length: 40 }, () =>
+            counters.addCounts([row, { ...row, endpoint: '/verify/{cacheName}', counter: 2 }]),
+          ),
+        );
         const rows = await counters.list({ serverName: 'face-matching' });
-        assert.deepEqual(rows.map((r) => `${r.endpoint} ${r.counter}`), ['/compare 40', '/verify/{cacheName} 80']);
+        assert.deepEqual(
+          rows.map((r) => `${r.endpoint} ${r.counter}`),
+          ['/compare 40', '/verify/{cacheName} 80'],
+        );
       });
     });
 
@@ -38,7 +45,10 @@ for (const backend of storeBackends()) {
         assert.equal((await counters.list({ month: 2 })).length, 3);
         assert.equal((await counters.list({ serverName: 'a', year: 2026 })).length, 2);
         assert.equal(await counters.reset({ serverName: 'a', month: 2 }), 2);
-        assert.deepEqual((await counters.list({})).map((r) => `${r.serverName} ${r.year}-${r.month}`), ['a 2026-1', 'b 2026-2']);
+        assert.deepEqual(
+          (await counters.list({})).map((r) => `${r.serverName} ${r.year}-${r.month}`),
+          ['a 2026-1', 'b 2026-2'],
+        );
       });
     });
 
@@ -75,7 +85,9 @@ describe('store on a PGlite data directory', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'veriport-store-'));
     try {
       const first = await openStore({ kind: 'pglite', dataDir: dir });
-      await usageCountersRepository(first.db).addCounts([{ serverName: 's', year: 2026, month: 1, endpoint: '/x', counter: 9 }]);
+      await usageCountersRepository(first.db).addCounts([
+        { serverName: 's', year: 2026, month: 1, endpoint: '/x', counter: 9 },
+      ]);
       await first.close();
       const second = await openStore({ kind: 'pglite', dataDir: dir });
       assert.equal((await usageCountersRepository(second.db).list({}))[0]?.counter, 9);
@@ -113,11 +125,20 @@ describe('envelope key from PEM files', () => {
     writeFileSync(file, pem);
     return file;
   };
-  const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const pair = () =>
+    generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
 
   it('loads a matching pair', async () => {
     const { publicKey, privateKey } = pair();
-    const keys = await loadServerKeyPair({ kind: 'files', privateKeyFile: write('a.key', privateKey), publicKeyFile: write('a.pub', publicKey) });
+    const keys = await loadServerKeyPair({
+      kind: 'files',
+      privateKeyFile: write('a.key', privateKey),
+      publicKeyFile: write('a.pub', publicKey),
+    });
     assert.equal(decryptEnvelope(encryptEnvelope('x', keys.publicKeyPem), keys.privateKey).toString(), 'x');
   });
 
@@ -125,17 +146,37 @@ describe('envelope key from PEM files', () => {
     const a = pair();
     const b = pair();
     await assert.rejects(
-      loadServerKeyPair({ kind: 'files', privateKeyFile: write('b.key', a.privateKey), publicKeyFile: write('b.pub', b.publicKey) }),
+      loadServerKeyPair({
+        kind: 'files',
+        privateKeyFile: write('b.key', a.privateKey),
+        publicKeyFile: write('b.pub', b.publicKey),
+      }),
       /does not belong/,
     );
-    const short = generateKeyPairSync('rsa', { modulusLength: 1024, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const short = generateKeyPairSync('rsa', {
+      modulusLength: 1024,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     await assert.rejects(
-      loadServerKeyPair({ kind: 'files', privateKeyFile: write('c.key', short.privateKey), publicKeyFile: write('c.pub', short.publicKey) }),
+      loadServerKeyPair({
+        kind: 'files',
+        privateKeyFile: write('c.key', short.privateKey),
+        publicKeyFile: write('c.pub', short.publicKey),
+      }),
       /at least 2048 bits/,
     );
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const ec = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     await assert.rejects(
-      loadServerKeyPair({ kind: 'files', privateKeyFile: write('d.key', ec.privateKey), publicKeyFile: write('d.pub', ec.publicKey) }),
+      loadServerKeyPair({
+        kind: 'files',
+        privateKeyFile: write('d.key', ec.privateKey),
+        publicKeyFile: write('d.pub', ec.publicKey),
+      }),
       /must be RSA/,
     );
   });

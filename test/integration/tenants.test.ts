@@ -10,12 +10,19 @@ for (const backend of storeBackends()) {
       await withStore(backend, async (store) => {
         const customers = customersRepository(store.db);
         assert.equal(await customers.count(), 0);
-        assert.deepEqual(await customers.create({ name: 'acme', displayName: 'ACME' }), { name: 'acme', displayName: 'ACME', logo: '' });
+        assert.deepEqual(await customers.create({ name: 'acme', displayName: 'ACME' }), {
+          name: 'acme',
+          displayName: 'ACME',
+          logo: '',
+        });
         await assert.rejects(customers.create({ name: 'acme' }), TenantError);
         await assert.rejects(customers.create({ name: 'Bad Name' }), TenantError);
         await assert.rejects(customers.createClient('nobody'), TenantError);
         await customers.create({ name: 'globex' });
-        assert.deepEqual((await customers.list()).map((c) => c.name), ['acme', 'globex']);
+        assert.deepEqual(
+          (await customers.list()).map((c) => c.name),
+          ['acme', 'globex'],
+        );
 
         const client = await customers.createClient('acme', 'acme-app');
         await assert.rejects(customers.createClient('globex', 'acme-app'), TenantError);
@@ -25,14 +32,21 @@ for (const backend of storeBackends()) {
         const stored = await store.db.selectFrom('oidc_clients').select('secret_hash').executeTakeFirstOrThrow();
         assert.ok(stored.secret_hash.startsWith('scrypt$') && !stored.secret_hash.includes(client.clientSecret));
 
-        assert.equal(await customers.rotateClient('globex', 'acme-app'), undefined, 'another customer cannot rotate it');
+        assert.equal(
+          await customers.rotateClient('globex', 'acme-app'),
+          undefined,
+          'another customer cannot rotate it',
+        );
         const rotated = await customers.rotateClient('acme', 'acme-app');
         assert.ok(rotated !== undefined);
         assert.equal(await customers.authenticateClient('acme-app', client.clientSecret), undefined);
         assert.equal(await customers.authenticateClient('acme-app', rotated.clientSecret), 'acme');
         assert.equal(await customers.revokeClient('acme', 'acme-app'), true);
         assert.equal(await customers.authenticateClient('acme-app', rotated.clientSecret), undefined);
-        assert.deepEqual((await customers.listClients('acme')).map((c) => [c.clientId, c.revoked]), [['acme-app', true]]);
+        assert.deepEqual(
+          (await customers.listClients('acme')).map((c) => [c.clientId, c.revoked]),
+          [['acme-app', true]],
+        );
 
         const key = await customers.createApiKey('acme');
         assert.ok(key.apiKey.startsWith(`${key.keyId}.`));
@@ -43,7 +57,10 @@ for (const backend of storeBackends()) {
         assert.equal(await customers.revokeApiKey('globex', key.keyId), false);
         assert.equal(await customers.revokeApiKey('acme', key.keyId), true);
         assert.equal(await customers.customerOfApiKey(key.apiKey), undefined);
-        assert.deepEqual((await customers.listApiKeys('acme')).map((k) => [k.keyId, k.revoked]), [[key.keyId, true]]);
+        assert.deepEqual(
+          (await customers.listApiKeys('acme')).map((k) => [k.keyId, k.revoked]),
+          [[key.keyId, true]],
+        );
       });
     });
 
@@ -57,7 +74,11 @@ for (const backend of storeBackends()) {
         assert.equal((await keys.active()).kid, second.kid);
         const anHourAgo = new Date(Date.now() - 3_600_000);
         assert.deepEqual((await keys.published(anHourAgo)).map((k) => k.kid).sort(), [first.kid, second.kid].sort());
-        assert.deepEqual((await keys.published(new Date(Date.now() + 60_000))).map((k) => k.kid), [second.kid], 'long-retired keys drop out');
+        assert.deepEqual(
+          (await keys.published(new Date(Date.now() + 60_000))).map((k) => k.kid),
+          [second.kid],
+          'long-retired keys drop out',
+        );
       });
     });
   });

@@ -14,7 +14,10 @@ let shutdownRequests = 0;
 before(async () => {
   store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
   counters = usageCountersRepository(store.db);
-  app = await testApp({ VERIPORT_ADMIN_CONFIRM: String(CONFIRM) }, { store, onShutdownRequested: () => (shutdownRequests += 1) });
+  app = await testApp(
+    { VERIPORT_ADMIN_CONFIRM: String(CONFIRM) },
+    { store, onShutdownRequested: () => (shutdownRequests += 1) },
+  );
 });
 after(async () => {
   await app.close();
@@ -33,8 +36,10 @@ beforeEach(async () => {
 });
 
 const get = (url: string) => app.inject({ method: 'GET', url });
-const post = (url: string, body: unknown) => app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-const rowsOf = (csv: string, server?: string) => parseCsv(csv).filter((r) => server === undefined || r.server_name === server);
+const post = (url: string, body: unknown) =>
+  app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const rowsOf = (csv: string, server?: string) =>
+  parseCsv(csv).filter((r) => server === undefined || r.server_name === server);
 
 describe('transaction report: reports', () => {
   it('answers /version as text', async () => {
@@ -48,7 +53,10 @@ describe('transaction report: reports', () => {
     const response = await get('/transaction-report/serverReport/face-matching/2026/1');
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type'] ?? ''), /^text\/csv/);
-    assert.equal(response.headers['content-disposition'], 'attachment; filename="veriport-usage-face-matching-2026-01.csv"');
+    assert.equal(
+      response.headers['content-disposition'],
+      'attachment; filename="veriport-usage-face-matching-2026-01.csv"',
+    );
     assert.equal(
       response.body,
       'server_name,year,month,endpoint,counter\r\nface-matching,2026,1,/compare,7\r\nface-matching,2026,1,/identify/{cacheName},3\r\n',
@@ -56,29 +64,39 @@ describe('transaction report: reports', () => {
   });
 
   it('leaves out year and month by shorter paths or by 0', async () => {
-    for (const url of ['/transaction-report/serverReport/face-matching', '/transaction-report/serverReport/face-matching/0/0']) {
-      assert.deepEqual(rowsOf((await get(url)).body).map((r) => `${r.year}-${r.month} ${r.endpoint} ${r.counter}`), [
-        '2025-12 /compare 5',
-        '2026-1 /compare 7',
-        '2026-1 /identify/{cacheName} 3',
-      ]);
+    for (const url of [
+      '/transaction-report/serverReport/face-matching',
+      '/transaction-report/serverReport/face-matching/0/0',
+    ]) {
+      assert.deepEqual(
+        rowsOf((await get(url)).body).map((r) => `${r.year}-${r.month} ${r.endpoint} ${r.counter}`),
+        ['2025-12 /compare 5', '2026-1 /compare 7', '2026-1 /identify/{cacheName} 3'],
+      );
     }
     const year2025 = rowsOf((await get('/transaction-report/serverReport/face-matching/2025')).body);
-    assert.deepEqual(year2025.map((r) => r.counter), ['5']);
+    assert.deepEqual(
+      year2025.map((r) => r.counter),
+      ['5'],
+    );
     const januaries = rowsOf((await get('/transaction-report/serverReport/face-matching/0/1')).body);
-    assert.deepEqual(januaries.map((r) => r.counter), ['7', '3']);
+    assert.deepEqual(
+      januaries.map((r) => r.counter),
+      ['7', '3'],
+    );
   });
 
   it('serves the full report of all servers', async () => {
     const rows = rowsOf((await get('/transaction-report/fullReport/2026/1')).body);
-    assert.deepEqual(rows.map((r) => `${r.server_name} ${r.endpoint} ${r.counter}`), [
-      'face-matching /compare 7',
-      'face-matching /identify/{cacheName} 3',
-      'voice-matching /verify/{cacheName} 2',
-    ]);
+    assert.deepEqual(
+      rows.map((r) => `${r.server_name} ${r.endpoint} ${r.counter}`),
+      ['face-matching /compare 7', 'face-matching /identify/{cacheName} 3', 'voice-matching /verify/{cacheName} 2'],
+    );
     const all = rowsOf((await get('/transaction-report/fullReport')).body);
     assert.ok(all.some((r) => r.year === '2025'));
-    assert.equal((await get('/transaction-report/fullReport/2026')).headers['content-disposition'], 'attachment; filename="veriport-usage-all-2026-all.csv"');
+    assert.equal(
+      (await get('/transaction-report/fullReport/2026')).headers['content-disposition'],
+      'attachment; filename="veriport-usage-all-2026-all.csv"',
+    );
   });
 
   it('counts its own calls, and a report sees every call answered before it', async () => {
@@ -86,7 +104,10 @@ describe('transaction report: reports', () => {
     await get('/face-matching/version');
     const { year, month } = currentPeriod();
     const rows = rowsOf((await get(`/transaction-report/serverReport/face-matching/${year}/${month}`)).body);
-    assert.deepEqual(rows.map((r) => `${r.endpoint} ${r.counter}`), ['/version 2']);
+    assert.deepEqual(
+      rows.map((r) => `${r.endpoint} ${r.counter}`),
+      ['/version 2'],
+    );
   });
 
   it('rejects bad filters with the spec codes', async () => {
@@ -122,10 +143,10 @@ describe('transaction report: reset', () => {
     assert.equal(response.statusCode, 204);
     assert.equal(response.body, '');
     const left = await counters.list({});
-    assert.deepEqual(left.filter((c) => c.serverName !== 'transaction-report').map((c) => `${c.serverName} ${c.year}-${c.month}`), [
-      'face-matching 2025-12',
-      'voice-matching 2026-1',
-    ]);
+    assert.deepEqual(
+      left.filter((c) => c.serverName !== 'transaction-report').map((c) => `${c.serverName} ${c.year}-${c.month}`),
+      ['face-matching 2025-12', 'voice-matching 2026-1'],
+    );
   });
 
   it('resets all periods of a server with the short path, and accepts text/plain JSON', async () => {
@@ -150,7 +171,11 @@ describe('transaction report: reset', () => {
       });
       assert.equal(response.statusCode, 403);
       assert.match((response.json() as { error: { description: string } }).error.description, /VERIPORT_ADMIN_CONFIRM/);
-      const shutdown = await locked.inject({ method: 'POST', url: '/transaction-report/shutdown', payload: { confirm: 123456 } });
+      const shutdown = await locked.inject({
+        method: 'POST',
+        url: '/transaction-report/shutdown',
+        payload: { confirm: 123456 },
+      });
       assert.equal(shutdown.statusCode, 403);
     } finally {
       await locked.close();

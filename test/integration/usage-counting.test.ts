@@ -74,7 +74,10 @@ describe('usage counting', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { done: true });
     // The connection that was busy must not hold the stop until its keep-alive timeout (72 s).
-    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 10_000, 'still open'))]);
+    const outcome = await Promise.race([
+      closed.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(resolve, 10_000, 'still open')),
+    ]);
     assert.equal(outcome, 'closed');
     assert.equal(await countOf('face-analysis', '/wait'), 1);
   });

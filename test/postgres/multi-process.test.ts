@@ -11,7 +11,9 @@ const url = process.env.DATABASE_URL ?? '';
 const schema = uniqueSchema();
 
 describe('two server processes sharing one PostgreSQL', () => {
-  before(() => assert.notEqual(url, '', 'npm run test:postgres needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)'));
+  before(() =>
+    assert.notEqual(url, '', 'npm run test:postgres needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)'),
+  );
   let servers: ServerProcess[] = [];
   before(async () => {
     // Started together on an empty schema: both migrate and both race to create the envelope key.
@@ -43,7 +45,10 @@ describe('two server processes sharing one PostgreSQL', () => {
     const store = await openStore({ kind: 'postgres', url, schema, poolSize: 1 });
     try {
       const rows = await usageCountersRepository(store.db).list({ serverName: 'face-matching', year, month });
-      assert.deepEqual(rows.map((r) => `${r.endpoint} ${r.counter}`), [`/version ${2 * perServer}`]);
+      assert.deepEqual(
+        rows.map((r) => `${r.endpoint} ${r.counter}`),
+        [`/version ${2 * perServer}`],
+      );
     } finally {
       await store.close();
     }
@@ -51,10 +56,17 @@ describe('two server processes sharing one PostgreSQL', () => {
 
   it('serve one envelope key and one report from either replica', async () => {
     servers = await Promise.all([0, 1].map(() => startServer({ DATABASE_URL: url, VERIPORT_DATABASE_SCHEMA: schema })));
-    const reports = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/transaction-report/serverReport/face-matching`)).text()));
+    const reports = await Promise.all(
+      servers.map(async (s) => (await fetch(`${s.url}/transaction-report/serverReport/face-matching`)).text()),
+    );
     const { year, month } = currentPeriod();
     for (const report of reports) {
-      assert.deepEqual(parseCsv(report).filter((r) => r.year === String(year) && r.month === String(month)).map((r) => r.counter), ['2000']);
+      assert.deepEqual(
+        parseCsv(report)
+          .filter((r) => r.year === String(year) && r.month === String(month))
+          .map((r) => r.counter),
+        ['2000'],
+      );
     }
   });
 });

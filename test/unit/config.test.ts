@@ -33,26 +33,61 @@ describe('loadConfig', () => {
     ['an unknown log level', { LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     ['a body limit without meaning', { VERIPORT_BODY_LIMIT: 'big' }, /VERIPORT_BODY_LIMIT/],
     ['a flush interval over one second', { VERIPORT_USAGE_FLUSH_MS: '5000' }, /VERIPORT_USAGE_FLUSH_MS .*10 to 1000/],
-    ['a short confirmation code', { VERIPORT_ADMIN_CONFIRM: '1' }, /VERIPORT_ADMIN_CONFIRM must be an integer of 6 to 15 digits/],
+    [
+      'a short confirmation code',
+      { VERIPORT_ADMIN_CONFIRM: '1' },
+      /VERIPORT_ADMIN_CONFIRM must be an integer of 6 to 15 digits/,
+    ],
     ['only one key file', { VERIPORT_PRIVATE_KEY_FILE: '/k.pem' }, /must be set together/],
-    ['a boolean that is not one', { VERIPORT_USAGE_COUNTING: 'maybe' }, /VERIPORT_USAGE_COUNTING must be true or false/],
-    ['a malformed per-cache limit', { VERIPORT_FACE_CACHE_LIMITS: 'staff=0' }, /VERIPORT_FACE_CACHE_LIMITS .*'staff=0'/],
+    [
+      'a boolean that is not one',
+      { VERIPORT_USAGE_COUNTING: 'maybe' },
+      /VERIPORT_USAGE_COUNTING must be true or false/,
+    ],
+    [
+      'a malformed per-cache limit',
+      { VERIPORT_FACE_CACHE_LIMITS: 'staff=0' },
+      /VERIPORT_FACE_CACHE_LIMITS .*'staff=0'/,
+    ],
     ['an unknown injection signal', { VERIPORT_IAD_MODES: 'mind_reading=DECISIONING' }, /VERIPORT_IAD_MODES/],
     ['an unknown signal mode', { VERIPORT_IAD_MODES: 'spectral_analysis=SOMETIMES' }, /DECISIONING or REPORT_ONLY/],
     ['zero face workers', { VERIPORT_FACE_WORKERS: '0' }, /VERIPORT_FACE_WORKERS .*1 to 256/],
-    ['a short template key', { VERIPORT_TEMPLATE_KEY: 'c2hvcnQ=' }, /VERIPORT_TEMPLATE_KEY must be at least 32 random bytes/],
+    [
+      'a short template key',
+      { VERIPORT_TEMPLATE_KEY: 'c2hvcnQ=' },
+      /VERIPORT_TEMPLATE_KEY must be at least 32 random bytes/,
+    ],
   ];
 
   it('reads face-matching limits and injection-signal modes', () => {
-    const config = loadConfig({ VERIPORT_FACE_CACHE_LIMIT: '500', VERIPORT_FACE_CACHE_LIMITS: 'staff=20, visitors = 90000', VERIPORT_IAD_MODES: 'spectral_analysis=DECISIONING,face_swap_detection=REPORT_ONLY' });
+    const config = loadConfig({
+      VERIPORT_FACE_CACHE_LIMIT: '500',
+      VERIPORT_FACE_CACHE_LIMITS: 'staff=20, visitors = 90000',
+      VERIPORT_IAD_MODES: 'spectral_analysis=DECISIONING,face_swap_detection=REPORT_ONLY',
+    });
     assert.equal(config.faceCacheLimit, 500);
-    assert.deepEqual([...config.faceCacheLimits], [['staff', 20], ['visitors', 90000]]);
-    assert.deepEqual([...config.iadModes], [['spectral_analysis', 'DECISIONING'], ['face_swap_detection', 'REPORT_ONLY']]);
+    assert.deepEqual(
+      [...config.faceCacheLimits],
+      [
+        ['staff', 20],
+        ['visitors', 90000],
+      ],
+    );
+    assert.deepEqual(
+      [...config.iadModes],
+      [
+        ['spectral_analysis', 'DECISIONING'],
+        ['face_swap_detection', 'REPORT_ONLY'],
+      ],
+    );
     assert.equal(loadConfig({}).livenessMaxAgeMs, 300_000);
   });
   for (const [what, env, message] of invalid) {
     it(`rejects ${what} with a message naming the variable`, () => {
-      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+      );
     });
   }
 });

@@ -12,7 +12,8 @@ const flipByte = (base64: string, index: number): string => {
   bytes[index] = (bytes[index] ?? 0) ^ 0x01;
   return bytes.toString('base64');
 };
-const failure = (f: EnvelopeError['failure']) => (error: unknown) => error instanceof EnvelopeError && error.failure === f;
+const failure = (f: EnvelopeError['failure']) => (error: unknown) =>
+  error instanceof EnvelopeError && error.failure === f;
 
 describe('envelope', () => {
   it('round-trips text and binary payloads', () => {
@@ -34,18 +35,37 @@ describe('envelope', () => {
 
   it('rejects a tampered ciphertext, tag or nonce', () => {
     const envelope = encryptEnvelope('{"a":1}', keys.publicKey);
-    assert.throws(() => decryptEnvelope({ ...envelope, p: flipByte(envelope.p, 0) }, keys.privateKey), failure('tampered'));
+    assert.throws(
+      () => decryptEnvelope({ ...envelope, p: flipByte(envelope.p, 0) }, keys.privateKey),
+      failure('tampered'),
+    );
     const lastByte = Buffer.from(envelope.p, 'base64').length - 1;
-    assert.throws(() => decryptEnvelope({ ...envelope, p: flipByte(envelope.p, lastByte) }, keys.privateKey), failure('tampered'));
-    assert.throws(() => decryptEnvelope({ ...envelope, iv: flipByte(envelope.iv, 3) }, keys.privateKey), failure('tampered'));
+    assert.throws(
+      () => decryptEnvelope({ ...envelope, p: flipByte(envelope.p, lastByte) }, keys.privateKey),
+      failure('tampered'),
+    );
+    assert.throws(
+      () => decryptEnvelope({ ...envelope, iv: flipByte(envelope.iv, 3) }, keys.privateKey),
+      failure('tampered'),
+    );
   });
 
   it('rejects a truncated package', () => {
     const envelope = encryptEnvelope('{"a":1}', keys.publicKey);
     const sealed = Buffer.from(envelope.p, 'base64');
-    assert.throws(() => decryptEnvelope({ ...envelope, p: sealed.subarray(0, sealed.length - 1).toString('base64') }, keys.privateKey), failure('tampered'));
-    assert.throws(() => decryptEnvelope({ ...envelope, p: sealed.subarray(0, 10).toString('base64') }, keys.privateKey), failure('truncated'));
-    assert.throws(() => decryptEnvelope({ ...envelope, iv: Buffer.alloc(8).toString('base64') }, keys.privateKey), failure('bad-iv'));
+    assert.throws(
+      () =>
+        decryptEnvelope({ ...envelope, p: sealed.subarray(0, sealed.length - 1).toString('base64') }, keys.privateKey),
+      failure('tampered'),
+    );
+    assert.throws(
+      () => decryptEnvelope({ ...envelope, p: sealed.subarray(0, 10).toString('base64') }, keys.privateKey),
+      failure('truncated'),
+    );
+    assert.throws(
+      () => decryptEnvelope({ ...envelope, iv: Buffer.alloc(8).toString('base64') }, keys.privateKey),
+      failure('bad-iv'),
+    );
   });
 
   it('rejects a package made for another key, or with an altered key', () => {
@@ -53,7 +73,10 @@ describe('envelope', () => {
     const envelope = encryptEnvelope('{"a":1}', other.publicKey);
     assert.throws(() => decryptEnvelope(envelope, keys.privateKey), failure('wrong-key'));
     const mine = encryptEnvelope('{"a":1}', keys.publicKey);
-    assert.throws(() => decryptEnvelope({ ...mine, key: flipByte(mine.key, 5) }, keys.privateKey), failure('wrong-key'));
+    assert.throws(
+      () => decryptEnvelope({ ...mine, key: flipByte(mine.key, 5) }, keys.privateKey),
+      failure('wrong-key'),
+    );
   });
 
   it('rejects members that are not base64, naming the member', () => {
@@ -65,8 +88,14 @@ describe('envelope', () => {
   });
 
   it('parses JSON payloads and rejects others', () => {
-    assert.deepEqual(decryptJsonEnvelope(encryptEnvelope('[1,{"b":2}]', keys.publicKey), keys.privateKey), [1, { b: 2 }]);
-    assert.throws(() => decryptJsonEnvelope(encryptEnvelope('not json', keys.publicKey), keys.privateKey), failure('not-json'));
+    assert.deepEqual(decryptJsonEnvelope(encryptEnvelope('[1,{"b":2}]', keys.publicKey), keys.privateKey), [
+      1,
+      { b: 2 },
+    ]);
+    assert.throws(
+      () => decryptJsonEnvelope(encryptEnvelope('not json', keys.publicKey), keys.privateKey),
+      failure('not-json'),
+    );
   });
 });
 

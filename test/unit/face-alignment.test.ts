@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cropTransform, DEFAULT_CROP_GEOMETRY, meanShapeTransform, sampleCrop, type FaceKeyPoints } from '../../src/engines/face/face-alignment.js';
+import {
+  cropTransform,
+  DEFAULT_CROP_GEOMETRY,
+  meanShapeTransform,
+  sampleCrop,
+  type FaceKeyPoints,
+} from '../../src/engines/face/face-alignment.js';
 import { selectSubjectFace } from '../../src/engines/face/face-selection.js';
 import type { FaceObservation } from '../../src/engines/face/face-pipeline.js';
 
@@ -22,14 +28,21 @@ describe('face alignment', () => {
       const eyes = toImage(t, 75, DEFAULT_CROP_GEOMETRY.eyeY * 150);
       assert.ok(Math.hypot(eyes[0] - 200, eyes[1] - 150) < 1e-6, 'eye midpoint maps to the crop position');
       const mouth = toImage(t, 75, (DEFAULT_CROP_GEOMETRY.eyeY + DEFAULT_CROP_GEOMETRY.eyeToMouth) * 150);
-      assert.ok(Math.hypot(mouth[0] - points.mouth[0], mouth[1] - points.mouth[1]) < 1e-6, 'mouth maps to its crop position');
+      assert.ok(
+        Math.hypot(mouth[0] - points.mouth[0], mouth[1] - points.mouth[1]) < 1e-6,
+        'mouth maps to its crop position',
+      );
     }
   });
 
   it('rotates by the tilt beyond a 10 degree dead zone', () => {
     const tilted = (degrees: number): FaceKeyPoints => {
       const r = (degrees * Math.PI) / 180;
-      return { rightEye: [200 - 30 * Math.cos(r), 150 - 30 * Math.sin(r)], leftEye: [200 + 30 * Math.cos(r), 150 + 30 * Math.sin(r)], mouth: [200, 220] };
+      return {
+        rightEye: [200 - 30 * Math.cos(r), 150 - 30 * Math.sin(r)],
+        leftEye: [200 + 30 * Math.cos(r), 150 + 30 * Math.sin(r)],
+        mouth: [200, 220],
+      };
     };
     const rotation = (t: ReturnType<typeof cropTransform>) => (Math.atan2(t.b, t.a) * 180) / Math.PI;
     assert.equal(rotation(cropTransform(tilted(6), 150)), 0);
@@ -40,7 +53,7 @@ describe('face alignment', () => {
 
   it('fits the mean-shape chip so that it moves with the face (a similarity of the mesh moves the crop alike)', () => {
     let seed = 3;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     // A face-like cloud: the 468 points scattered around a 100-px face at (200, 150).
     const mesh = Array.from({ length: 468 }, () => [150 + 100 * random(), 100 + 100 * random(), 0] as const);
     const angle = (25 * Math.PI) / 180;
@@ -53,7 +66,11 @@ describe('face alignment', () => {
     const always = { padding: 0.25, levelAboveDegrees: 0 };
     const before = meanShapeTransform(mesh, 150, always);
     const after = meanShapeTransform(moved, 150, always);
-    for (const [u, v] of [[0, 0], [75, 46], [150, 150]] as const) {
+    for (const [u, v] of [
+      [0, 0],
+      [75, 46],
+      [150, 150],
+    ] as const) {
       const expected = move(toImage(before, u, v));
       const got = toImage(after, u, v);
       assert.ok(Math.hypot(got[0] - expected[0], got[1] - expected[1]) < 1e-6, `crop (${u}, ${v})`);

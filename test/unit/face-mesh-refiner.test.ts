@@ -59,7 +59,10 @@ describe('FaceMesh refinement pass', () => {
   };
 
   before(async () => {
-    [detector, refiner] = await Promise.all([FaceDetector.load({ maxFaces: 1, minConfidence: 0.3, iris: false, description: false }), FaceMeshRefiner.load()]);
+    [detector, refiner] = await Promise.all([
+      FaceDetector.load({ maxFaces: 1, minConfidence: 0.3, iris: false, description: false }),
+      FaceMeshRefiner.load(),
+    ]);
   });
 
   it('keeps the face where the detector put it, at sub-pixel precision', async () => {
@@ -69,7 +72,10 @@ describe('FaceMesh refinement pass', () => {
     assert.ok(refined, 'the refined crop holds a face');
     assert.equal(refined.length, 468);
     const size = extent(face.mesh);
-    assert.ok(meanDistance(refined, face.mesh) < 0.02 * size, `moved ${meanDistance(refined, face.mesh).toFixed(2)} px on a ${size} px face`);
+    assert.ok(
+      meanDistance(refined, face.mesh) < 0.02 * size,
+      `moved ${meanDistance(refined, face.mesh).toFixed(2)} px on a ${size} px face`,
+    );
     // human's points are whole pixels; the refined ones are not.
     assert.ok(face.mesh.every((p) => Number.isInteger(p[0])));
     assert.ok(refined.filter((p) => !Number.isInteger(p[0])).length > 400);
@@ -82,11 +88,17 @@ describe('FaceMesh refinement pass', () => {
     const image = await decodeImage(await portrait('anna', { margin: -0.12 }));
     const face = await detectLargest(image);
     const [x, y, w, h] = face.box;
-    assert.ok(x <= 0 || y <= 0 || x + w >= image.width - 1 || y + h >= image.height - 1, `box ${face.box.join(',')} in ${image.width}×${image.height}`);
+    assert.ok(
+      x <= 0 || y <= 0 || x + w >= image.width - 1 || y + h >= image.height - 1,
+      `box ${face.box.join(',')} in ${image.width}×${image.height}`,
+    );
     const refined = await refiner.refine(image, face);
     assert.ok(refined);
     const size = extent(face.mesh);
-    assert.ok(meanDistance(refined, face.mesh) < 0.02 * size, `moved ${meanDistance(refined, face.mesh).toFixed(2)} px on a ${size} px face`);
+    assert.ok(
+      meanDistance(refined, face.mesh) < 0.02 * size,
+      `moved ${meanDistance(refined, face.mesh).toFixed(2)} px on a ${size} px face`,
+    );
   });
 
   it('re-locates the face from a poor seed (the crop is cut, read and mapped back correctly)', async () => {
@@ -100,7 +112,10 @@ describe('FaceMesh refinement pass', () => {
     const again = await refiner.refine(image, { mesh: shifted, box: face.box });
     assert.ok(again);
     assert.ok(meanDistance(shifted, good) > 0.1 * size);
-    assert.ok(meanDistance(again, good) < 0.02 * size, `off by ${meanDistance(again, good).toFixed(2)} px on a ${size} px face`);
+    assert.ok(
+      meanDistance(again, good) < 0.02 * size,
+      `off by ${meanDistance(again, good).toFixed(2)} px on a ${size} px face`,
+    );
   });
 
   it('turns a tilted face upright: a 30° turned photo gives the same mesh, turned 30°', async () => {
@@ -119,7 +134,11 @@ describe('FaceMesh refinement pass', () => {
   it('rejects a crop without a face', async () => {
     const image = await decodeImage(await portrait('anna'));
     const face = await detectLargest(image);
-    const grey: RgbImage = { width: image.width, height: image.height, data: new Uint8Array(image.data.length).fill(128) };
+    const grey: RgbImage = {
+      width: image.width,
+      height: image.height,
+      data: new Uint8Array(image.data.length).fill(128),
+    };
     assert.equal(await refiner.refine(grey, face), undefined);
   });
 });

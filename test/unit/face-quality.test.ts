@@ -4,7 +4,15 @@ import sharp from 'sharp';
 import type { AnalyzedFace } from '../../src/engines/face/face-worker.js';
 import { decodeImage } from '../../src/engines/face/image-decoding.js';
 import { measureFaceQuality, type FaceQuality } from '../../src/engines/face-quality/face-quality.js';
-import { FACE_OVAL, LEFT_EYE_CONTOUR, meshPoint, NOSE_TIP, RIGHT_EYE_CONTOUR, RIGHT_EYE_LANDMARKS, LEFT_EYE_LANDMARKS } from '../../src/engines/face-quality/mesh-regions.js';
+import {
+  FACE_OVAL,
+  LEFT_EYE_CONTOUR,
+  meshPoint,
+  NOSE_TIP,
+  RIGHT_EYE_CONTOUR,
+  RIGHT_EYE_LANDMARKS,
+  LEFT_EYE_LANDMARKS,
+} from '../../src/engines/face-quality/mesh-regions.js';
 import { METRIC_NAMES, METRICS, type MetricName } from '../../src/engines/face-quality/metric-catalog.js';
 import { fillPolygon } from '../../src/engines/face-quality/polygon-mask.js';
 import { unifiedQuality } from '../../src/engines/face-quality/unified-quality.js';
@@ -25,7 +33,12 @@ async function measure(bytes: Buffer): Promise<Measured> {
   assert.ok(analysis.faces.length > 0, 'a face is found');
   const face = analysis.faces.reduce((a, b) => (b.box[2] > a.box[2] ? b : a));
   assert.ok(face.quality, 'quality is attached');
-  return { face: face as Measured['face'], faceCount: analysis.faces.length, width: analysis.width, height: analysis.height };
+  return {
+    face: face as Measured['face'],
+    faceCount: analysis.faces.length,
+    width: analysis.width,
+    height: analysis.height,
+  };
 }
 
 async function metric(bytes: Buffer, name: MetricName): Promise<number> {
@@ -35,10 +48,19 @@ async function metric(bytes: Buffer, name: MetricName): Promise<number> {
 }
 
 /** The image with polygons (image pixels) painted in a colour. */
-async function painted(bytes: Buffer, polygons: (readonly (readonly [number, number])[])[], colour: string): Promise<Buffer> {
+async function painted(
+  bytes: Buffer,
+  polygons: (readonly (readonly [number, number])[])[],
+  colour: string,
+): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(bytes).metadata();
-  const shapes = polygons.map((p) => `<polygon points="${p.map(([x, y]) => `${x},${y}`).join(' ')}" fill="${colour}"/>`).join('');
-  return sharp(bytes).composite([{ input: Buffer.from(`<svg width="${width}" height="${height}">${shapes}</svg>`) }]).jpeg({ quality: 95 }).toBuffer();
+  const shapes = polygons
+    .map((p) => `<polygon points="${p.map(([x, y]) => `${x},${y}`).join(' ')}" fill="${colour}"/>`)
+    .join('');
+  return sharp(bytes)
+    .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}">${shapes}</svg>`) }])
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 /** A polygon grown about its centroid. */
@@ -65,7 +87,10 @@ describe('face quality metrics', () => {
       for (const name of METRIC_NAMES) {
         const value = metrics[name];
         assert.ok(value !== undefined && Number.isFinite(value), `${name} measured`);
-        assert.ok(value >= METRICS[name].min && value <= METRICS[name].max, `${name} = ${value} in [${METRICS[name].min}, ${METRICS[name].max}]`);
+        assert.ok(
+          value >= METRICS[name].min && value <= METRICS[name].max,
+          `${name} = ${value} in [${METRICS[name].min}, ${METRICS[name].max}]`,
+        );
       }
       assert.equal(metrics.IMAGE_WIDTH, width);
       assert.equal(metrics.IMAGE_HEIGHT, height);
@@ -88,7 +113,8 @@ describe('face quality metrics', () => {
 
   it('sharpness falls as blur grows', async () => {
     const scores = [annaMeasured.face.quality.metrics.SHARPNESS!];
-    for (const sigma of [1, 2, 4]) scores.push(await metric(await sharp(anna).blur(sigma).jpeg({ quality: 95 }).toBuffer(), 'SHARPNESS'));
+    for (const sigma of [1, 2, 4])
+      scores.push(await metric(await sharp(anna).blur(sigma).jpeg({ quality: 95 }).toBuffer(), 'SHARPNESS'));
     for (let i = 1; i < scores.length; i++) assert.ok(scores[i]! < scores[i - 1]!, `sharpness ${scores.join(' > ')}`);
     assert.ok(scores[3]! < 50 && scores[0]! > 80, `sharp ${scores[0]}, blur 4: ${scores[3]}`);
   });
@@ -98,20 +124,43 @@ describe('face quality metrics', () => {
     const dim = (await measure(await portrait('anna', { brightness: 0.6 }))).face.quality.metrics;
     const normal = annaMeasured.face.quality.metrics;
     const bright = (await measure(await portrait('anna', { brightness: 1.8 }))).face.quality.metrics;
-    assert.ok(dark.LUMINANCE_MEAN! < dim.LUMINANCE_MEAN! && dim.LUMINANCE_MEAN! < normal.LUMINANCE_MEAN! && normal.LUMINANCE_MEAN! < bright.LUMINANCE_MEAN!);
-    assert.ok(dark.UNDER_EXPOSURE_PREVENTION! < normal.UNDER_EXPOSURE_PREVENTION! - 10, `under-exposure ${dark.UNDER_EXPOSURE_PREVENTION} vs ${normal.UNDER_EXPOSURE_PREVENTION}`);
-    assert.ok(bright.OVER_EXPOSURE_PREVENTION! < normal.OVER_EXPOSURE_PREVENTION! - 10, `over-exposure ${bright.OVER_EXPOSURE_PREVENTION} vs ${normal.OVER_EXPOSURE_PREVENTION}`);
-    assert.ok(dark.DYNAMIC_RANGE! < normal.DYNAMIC_RANGE! && bright.DYNAMIC_RANGE! < normal.DYNAMIC_RANGE!, 'squeezed or clipped luma uses fewer levels');
+    assert.ok(
+      dark.LUMINANCE_MEAN! < dim.LUMINANCE_MEAN! &&
+        dim.LUMINANCE_MEAN! < normal.LUMINANCE_MEAN! &&
+        normal.LUMINANCE_MEAN! < bright.LUMINANCE_MEAN!,
+    );
+    assert.ok(
+      dark.UNDER_EXPOSURE_PREVENTION! < normal.UNDER_EXPOSURE_PREVENTION! - 10,
+      `under-exposure ${dark.UNDER_EXPOSURE_PREVENTION} vs ${normal.UNDER_EXPOSURE_PREVENTION}`,
+    );
+    assert.ok(
+      bright.OVER_EXPOSURE_PREVENTION! < normal.OVER_EXPOSURE_PREVENTION! - 10,
+      `over-exposure ${bright.OVER_EXPOSURE_PREVENTION} vs ${normal.OVER_EXPOSURE_PREVENTION}`,
+    );
+    assert.ok(
+      dark.DYNAMIC_RANGE! < normal.DYNAMIC_RANGE! && bright.DYNAMIC_RANGE! < normal.DYNAMIC_RANGE!,
+      'squeezed or clipped luma uses fewer levels',
+    );
     assert.ok(dark.LUMINANCE_VARIANCE! < normal.LUMINANCE_VARIANCE!);
   });
 
   it('illumination uniformity falls when one side of the face is in shade', async () => {
     const { width = 0, height = 0 } = await sharp(anna).metadata();
     const ramp = Buffer.alloc(width * height * 3);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) ramp.fill(Math.round(255 * (0.3 + (0.7 * x) / width)), (y * width + x) * 3, (y * width + x) * 3 + 3);
-    const shadeMask = await sharp(ramp, { raw: { width, height, channels: 3 } }).png().toBuffer();
-    const shaded = await sharp(anna).composite([{ input: shadeMask, blend: 'multiply' }]).jpeg({ quality: 95 }).toBuffer();
-    assert.ok((await metric(shaded, 'ILLUMINATION_UNIFORMITY')) < annaMeasured.face.quality.metrics.ILLUMINATION_UNIFORMITY! - 10);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        ramp.fill(Math.round(255 * (0.3 + (0.7 * x) / width)), (y * width + x) * 3, (y * width + x) * 3 + 3);
+    const shadeMask = await sharp(ramp, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer();
+    const shaded = await sharp(anna)
+      .composite([{ input: shadeMask, blend: 'multiply' }])
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    assert.ok(
+      (await metric(shaded, 'ILLUMINATION_UNIFORMITY')) <
+        annaMeasured.face.quality.metrics.ILLUMINATION_UNIFORMITY! - 10,
+    );
   });
 
   it('roll follows an in-plane rotation in sign and size', async () => {
@@ -129,13 +178,20 @@ describe('face quality metrics', () => {
     const nose = meshPoint(face.mesh, NOSE_TIP)[0];
     const cheeks = (meshPoint(face.mesh, 234)[0] + meshPoint(face.mesh, 454)[0]) / 2;
     const yaw = face.quality.metrics.HEAD_POSE_YAW!;
-    assert.ok(Math.abs(nose - cheeks) > 5 && Math.sign(nose - cheeks) === Math.sign(yaw), `nose offset ${nose - cheeks}, yaw ${yaw}`);
+    assert.ok(
+      Math.abs(nose - cheeks) > 5 && Math.sign(nose - cheeks) === Math.sign(yaw),
+      `nose offset ${nose - cheeks}, yaw ${yaw}`,
+    );
     const mirrored = await metric(await sharp(anna).flop().jpeg({ quality: 95 }).toBuffer(), 'HEAD_POSE_YAW');
-    assert.ok(Math.sign(mirrored) === -Math.sign(yaw) && Math.abs(Math.abs(mirrored) - Math.abs(yaw)) < 5, `yaw ${yaw}, mirrored ${mirrored}`);
+    assert.ok(
+      Math.sign(mirrored) === -Math.sign(yaw) && Math.abs(Math.abs(mirrored) - Math.abs(yaw)) < 5,
+      `yaw ${yaw}, mirrored ${mirrored}`,
+    );
   });
 
   it('crop margins follow the face across the frame, in inter-eye distances', async () => {
-    const at = async (dx: number, dy: number) => (await measure(await selfieFrame('anna', { dx, dy }))).face.quality.metrics;
+    const at = async (dx: number, dy: number) =>
+      (await measure(await selfieFrame('anna', { dx, dy }))).face.quality.metrics;
     const left = await at(-60, 0);
     const right = await at(60, 0);
     const down = await at(0, 60);
@@ -149,8 +205,19 @@ describe('face quality metrics', () => {
     const moved = right.LEFTWARD_CROP_OF_THE_FACE_IMAGE! - left.LEFTWARD_CROP_OF_THE_FACE_IMAGE!;
     assert.ok(Math.abs(moved - expected) < 0.15 * expected, `moved ${moved}, expected ${expected}`);
     const { width, height } = { width: centre.IMAGE_WIDTH!, height: centre.IMAGE_HEIGHT! };
-    assert.ok(Math.abs((centre.LEFTWARD_CROP_OF_THE_FACE_IMAGE! + centre.RIGHTWARD_CROP_OF_THE_FACE_IMAGE!) * centre.INTER_EYE_DISTANCE! - width) < 1e-6);
-    assert.ok(Math.abs((centre.UPWARD_CROP_OF_THE_FACE_IMAGE! + centre.DOWNWARD_CROP_OF_THE_FACE_IMAGE!) * centre.INTER_EYE_DISTANCE! - height) < 1e-6);
+    assert.ok(
+      Math.abs(
+        (centre.LEFTWARD_CROP_OF_THE_FACE_IMAGE! + centre.RIGHTWARD_CROP_OF_THE_FACE_IMAGE!) *
+          centre.INTER_EYE_DISTANCE! -
+          width,
+      ) < 1e-6,
+    );
+    assert.ok(
+      Math.abs(
+        (centre.UPWARD_CROP_OF_THE_FACE_IMAGE! + centre.DOWNWARD_CROP_OF_THE_FACE_IMAGE!) * centre.INTER_EYE_DISTANCE! -
+          height,
+      ) < 1e-6,
+    );
   });
 
   it('eye distance doubles with a 2× upscale, while relative geometry stays', async () => {
@@ -170,10 +237,23 @@ describe('face quality metrics', () => {
 
   it('natural colour falls for a greyscale face or one with red and blue swapped', async () => {
     const natural = annaMeasured.face.quality.metrics.NATURAL_COLOUR!;
-    const grey = await metric(await sharp(anna).greyscale().toColourspace('srgb').jpeg({ quality: 95 }).toBuffer(), 'NATURAL_COLOUR');
-    const swapped = await sharp(anna).recomb([[0, 0, 1], [0, 1, 0], [1, 0, 0]]).jpeg({ quality: 95 }).toBuffer();
+    const grey = await metric(
+      await sharp(anna).greyscale().toColourspace('srgb').jpeg({ quality: 95 }).toBuffer(),
+      'NATURAL_COLOUR',
+    );
+    const swapped = await sharp(anna)
+      .recomb([
+        [0, 0, 1],
+        [0, 1, 0],
+        [1, 0, 0],
+      ])
+      .jpeg({ quality: 95 })
+      .toBuffer();
     const blue = await metric(swapped, 'NATURAL_COLOUR');
-    assert.ok(natural > 90 && grey < natural - 40 && blue < natural - 40, `natural ${natural}, grey ${grey}, swapped ${blue}`);
+    assert.ok(
+      natural > 90 && grey < natural - 40 && blue < natural - 40,
+      `natural ${natural}, grey ${grey}, swapped ${blue}`,
+    );
   });
 
   it('background uniformity is higher on a plain backdrop than in a busy room', async () => {
@@ -184,15 +264,29 @@ describe('face quality metrics', () => {
 
   it('dark glasses lower eye visibility; a mask over the lower face lowers occlusion prevention', async () => {
     const { face } = annaMeasured;
-    const eyes = [RIGHT_EYE_CONTOUR, LEFT_EYE_CONTOUR].map((contour) => grown(contour.map((i) => meshPoint(face.mesh, i)), 2.2, 3));
+    const eyes = [RIGHT_EYE_CONTOUR, LEFT_EYE_CONTOUR].map((contour) =>
+      grown(
+        contour.map((i) => meshPoint(face.mesh, i)),
+        2.2,
+        3,
+      ),
+    );
     const glasses = (await measure(await painted(anna, eyes, '#151515'))).face.quality.metrics;
     const bridge = meshPoint(face.mesh, 6);
     const lower = FACE_OVAL.map((i) => meshPoint(face.mesh, i)).filter(([, y]) => y > bridge[1]);
-    lower.sort((a, b) => Math.atan2(a[1] - bridge[1], a[0] - bridge[0]) - Math.atan2(b[1] - bridge[1], b[0] - bridge[0]));
+    lower.sort(
+      (a, b) => Math.atan2(a[1] - bridge[1], a[0] - bridge[0]) - Math.atan2(b[1] - bridge[1], b[0] - bridge[0]),
+    );
     const masked = (await measure(await painted(anna, [[...lower, bridge]], '#7fb0d8'))).face.quality.metrics;
     const clean = face.quality.metrics;
-    assert.ok(glasses.EYES_VISIBLE! < clean.EYES_VISIBLE! - 50, `eyes visible ${clean.EYES_VISIBLE} → ${glasses.EYES_VISIBLE}`);
-    assert.ok(masked.FACE_OCCLUSION_PREVENTION! < clean.FACE_OCCLUSION_PREVENTION! - 30, `occlusion ${clean.FACE_OCCLUSION_PREVENTION} → ${masked.FACE_OCCLUSION_PREVENTION}`);
+    assert.ok(
+      glasses.EYES_VISIBLE! < clean.EYES_VISIBLE! - 50,
+      `eyes visible ${clean.EYES_VISIBLE} → ${glasses.EYES_VISIBLE}`,
+    );
+    assert.ok(
+      masked.FACE_OCCLUSION_PREVENTION! < clean.FACE_OCCLUSION_PREVENTION! - 30,
+      `occlusion ${clean.FACE_OCCLUSION_PREVENTION} → ${masked.FACE_OCCLUSION_PREVENTION}`,
+    );
     assert.ok(masked.UNIFIED_QUALITY! < clean.UNIFIED_QUALITY! && glasses.UNIFIED_QUALITY! < clean.UNIFIED_QUALITY!);
   });
 
@@ -203,7 +297,8 @@ describe('face quality metrics', () => {
     const base = measureFaceQuality(image, face, context).metrics;
     // Upper lids moved onto the lower lids.
     const closed = face.mesh.map((p) => [...p]);
-    for (const eye of [RIGHT_EYE_LANDMARKS, LEFT_EYE_LANDMARKS]) for (const [upper, lower] of eye.lids) closed[upper] = [...closed[lower]!];
+    for (const eye of [RIGHT_EYE_LANDMARKS, LEFT_EYE_LANDMARKS])
+      for (const [upper, lower] of eye.lids) closed[upper] = [...closed[lower]!];
     const shut = measureFaceQuality(image, { ...face, mesh: closed }, context).metrics;
     assert.ok(base.EYES_OPEN! > 80 && shut.EYES_OPEN! === 0, `eyes open ${base.EYES_OPEN} → ${shut.EYES_OPEN}`);
     // The lower lip (inner and outer middle) dropped by 40% of the inter-eye distance.
@@ -215,16 +310,30 @@ describe('face quality metrics', () => {
     assert.ok(gaping.EXPRESSION_NEUTRALITY! < base.EXPRESSION_NEUTRALITY!);
     // Mouth corners raised by 15% of the inter-eye distance: a smile.
     const smile = face.mesh.map((p) => [...p]);
-    for (const i of [61, 291]) smile[i] = [smile[i]![0]!, smile[i]![1]! - 0.15 * base.INTER_EYE_DISTANCE!, smile[i]![2]!];
-    assert.ok(measureFaceQuality(image, { ...face, mesh: smile }, context).metrics.EXPRESSION_NEUTRALITY! < base.EXPRESSION_NEUTRALITY!);
+    for (const i of [61, 291])
+      smile[i] = [smile[i]![0]!, smile[i]![1]! - 0.15 * base.INTER_EYE_DISTANCE!, smile[i]![2]!];
+    assert.ok(
+      measureFaceQuality(image, { ...face, mesh: smile }, context).metrics.EXPRESSION_NEUTRALITY! <
+        base.EXPRESSION_NEUTRALITY!,
+    );
   });
 });
 
 describe('unified quality and polygon masks', () => {
   it('combines components as a geometric mean that one poor component pulls down', () => {
-    const good = { SHARPNESS: 90, EYES_OPEN: 100, COMPRESSION_ARTIFACTS: 95, HEAD_POSE_YAW: 0, HEAD_POSE_PITCH: 0, INTER_EYE_DISTANCE: 80 };
+    const good = {
+      SHARPNESS: 90,
+      EYES_OPEN: 100,
+      COMPRESSION_ARTIFACTS: 95,
+      HEAD_POSE_YAW: 0,
+      HEAD_POSE_PITCH: 0,
+      INTER_EYE_DISTANCE: 80,
+    };
     const all = unifiedQuality(good)!;
-    assert.ok(Math.abs(all - Math.exp((Math.log(90) + Math.log(100) + Math.log(95) + Math.log(100) + Math.log(100)) / 5)) < 1e-9);
+    assert.ok(
+      Math.abs(all - Math.exp((Math.log(90) + Math.log(100) + Math.log(95) + Math.log(100) + Math.log(100)) / 5)) <
+        1e-9,
+    );
     assert.ok(unifiedQuality({ ...good, EYES_OPEN: 0 })! < 40);
     assert.ok(unifiedQuality({ ...good, HEAD_POSE_YAW: 30 })! < all);
     assert.ok(unifiedQuality({ ...good, INTER_EYE_DISTANCE: 20 })! < all);
@@ -233,10 +342,39 @@ describe('unified quality and polygon masks', () => {
 
   it('fills a polygon by pixel positions, scaled about its centroid', () => {
     const mask = new Uint8Array(10 * 10);
-    fillPolygon(mask, 10, 10, [[2, 2], [7, 2], [7, 7], [2, 7]], 1);
+    fillPolygon(
+      mask,
+      10,
+      10,
+      [
+        [2, 2],
+        [7, 2],
+        [7, 7],
+        [2, 7],
+      ],
+      1,
+    );
     // Rows 2..6 (a vertex row counts once: half-open), columns 2..7.
-    assert.equal(mask.reduce((n, v) => n + v, 0), 30);
-    fillPolygon(mask, 10, 10, [[2, 2], [7, 2], [7, 7], [2, 7]], 0, 0.5);
-    assert.equal(mask.reduce((n, v) => n + v, 0), 30 - 4);
+    assert.equal(
+      mask.reduce((n, v) => n + v, 0),
+      30,
+    );
+    fillPolygon(
+      mask,
+      10,
+      10,
+      [
+        [2, 2],
+        [7, 2],
+        [7, 7],
+        [2, 7],
+      ],
+      0,
+      0.5,
+    );
+    assert.equal(
+      mask.reduce((n, v) => n + v, 0),
+      30 - 4,
+    );
   });
 });

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FaceRecognitionNet } from '@vladmandic/face-api';
 import sharp from 'sharp';
-import { FaceRecognizer, RECOGNIZER_DIMENSIONS, RECOGNIZER_INPUT_SIZE } from '../../src/engines/face/face-recognizer.js';
+import {
+  FaceRecognizer,
+  RECOGNIZER_DIMENSIONS,
+  RECOGNIZER_INPUT_SIZE,
+} from '../../src/engines/face/face-recognizer.js';
 import { startTfjs } from '../../src/engines/face/tfjs-runtime.js';
 import { packageDir, requirePackageFile } from '../../src/lib/package-files.js';
 import { unitVector } from '../../src/lib/vectors.js';
@@ -12,7 +16,10 @@ import { portrait, type Person } from '../helpers/faces.js';
 /** face-api's own TF.js forward pass: the reference the ONNX graph must reproduce. */
 async function faceApiEmbeddings(crops: readonly Float32Array[]): Promise<Float32Array[]> {
   const tf = await startTfjs();
-  const faceapi = requirePackageFile<{ FaceRecognitionNet: new () => FaceRecognitionNet }>('@vladmandic/face-api', 'dist/face-api.node-wasm.js');
+  const faceapi = requirePackageFile<{ FaceRecognitionNet: new () => FaceRecognitionNet }>(
+    '@vladmandic/face-api',
+    'dist/face-api.node-wasm.js',
+  );
   const net = new faceapi.FaceRecognitionNet();
   await net.loadFromDisk(join(packageDir('@vladmandic/face-api'), 'model'));
   const side = RECOGNIZER_INPUT_SIZE;
@@ -27,12 +34,16 @@ async function faceApiEmbeddings(crops: readonly Float32Array[]): Promise<Float3
 
 async function crop(person: Person): Promise<Float32Array> {
   const side = RECOGNIZER_INPUT_SIZE;
-  const { data } = await sharp(await portrait(person, { margin: 0.15 })).resize(side, side).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await sharp(await portrait(person, { margin: 0.15 }))
+    .resize(side, side)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return Float32Array.from(data);
 }
 
 describe('face recognition graph (ONNX, built from face-api weights)', () => {
-  it('gives the embeddings of face-api\'s own forward pass, crop by crop in one batch', async () => {
+  it("gives the embeddings of face-api's own forward pass, crop by crop in one batch", async () => {
     const crops = await Promise.all((['anna', 'bella', 'carla'] as const).map(crop));
     const recognizer = await FaceRecognizer.load();
     const got = await recognizer.embed(crops);

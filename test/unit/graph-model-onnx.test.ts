@@ -23,7 +23,10 @@ function input(size: number): Float32Array {
 }
 
 describe('TF.js graph model to ONNX', () => {
-  for (const [name, size] of [['blazeface', 256], ['facemesh', 192]] as const) {
+  for (const [name, size] of [
+    ['blazeface', 256],
+    ['facemesh', 192],
+  ] as const) {
     it(`${name}: onnxruntime gives TF.js's outputs`, async () => {
       const path = join(packageDir('@vladmandic/human'), 'models', `${name}.json`);
       const model = graphModelToOnnx(path, [1, size, size, 3]);
@@ -46,7 +49,8 @@ describe('TF.js graph model to ONNX', () => {
         const worst = Math.max(...actual.map((v, j) => Math.abs(v - expected[j]!)));
         assert.ok(worst <= 1e-5 * scale * 10, `${outputName}: largest difference ${worst} (values up to ${scale})`);
         // Vector outputs carry signal, so the comparison has teeth (FaceMesh's face flag is one value).
-        if (expected.length > 1) assert.ok(Math.max(...expected) - Math.min(...expected) > 1e-3, `${outputName} is flat`);
+        if (expected.length > 1)
+          assert.ok(Math.max(...expected) - Math.min(...expected) > 1e-3, `${outputName} is flat`);
       }
       tf.dispose(tensors);
       reference.dispose();
@@ -59,10 +63,18 @@ describe('TF.js graph model to ONNX', () => {
     writeFileSync(
       path,
       JSON.stringify({
-        modelTopology: { node: [{ name: 'x', op: 'Placeholder' }, { name: 'y', op: 'Softmax', input: ['x'] }] },
+        modelTopology: {
+          node: [
+            { name: 'x', op: 'Placeholder' },
+            { name: 'y', op: 'Softmax', input: ['x'] },
+          ],
+        },
         weightsManifest: [{ paths: [], weights: [] }],
       }),
     );
-    assert.throws(() => graphModelToOnnx(path, [1, 2, 2, 3]), (e: unknown) => e instanceof GraphModelConversionError && /Softmax/.test(e.message));
+    assert.throws(
+      () => graphModelToOnnx(path, [1, 2, 2, 3]),
+      (e: unknown) => e instanceof GraphModelConversionError && /Softmax/.test(e.message),
+    );
   });
 });

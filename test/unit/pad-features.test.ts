@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fitLogistic, loadPadModel, padScore, scoreWith, trainPadWeights } from '../../src/engines/liveness/pad-classifier.js';
-import { analyzeCrop, padFeatureGroups, padFeatures, PAD_CROP_SIZE, PAD_FEATURE_NAMES, type PadFace } from '../../src/engines/liveness/pad-features.js';
+import {
+  fitLogistic,
+  loadPadModel,
+  padScore,
+  scoreWith,
+  trainPadWeights,
+} from '../../src/engines/liveness/pad-classifier.js';
+import {
+  analyzeCrop,
+  padFeatureGroups,
+  padFeatures,
+  PAD_CROP_SIZE,
+  PAD_FEATURE_NAMES,
+  type PadFace,
+} from '../../src/engines/liveness/pad-features.js';
 import type { RgbImage } from '../../src/engines/face/raster.js';
 import { seededRandom } from '../../src/lib/seeded-random.js';
 
@@ -62,7 +75,10 @@ function syntheticImage(seed: number): { image: RgbImage; face: PadFace } {
     data[i * 3 + 2] = 100 + grain;
   }
   // Eye-to-mouth 44 px: the crop is at about one image pixel per crop pixel.
-  return { image: { data, width, height }, face: { box: [70, 60, 116, 140], keyPoints: { rightEye: [106, 110], leftEye: [150, 110], mouth: [128, 154] } } };
+  return {
+    image: { data, width, height },
+    face: { box: [70, 60, 116, 140], keyPoints: { rightEye: [106, 110], leftEye: [150, 110], mouth: [128, 154] } },
+  };
 }
 
 describe('PAD features', () => {
@@ -84,7 +100,10 @@ describe('PAD features', () => {
 
   it('falls back to the box when the key points are degenerate', () => {
     const { image, face } = syntheticImage(2);
-    const features = padFeatures(image, { ...face, keyPoints: { rightEye: [128, 128], leftEye: [128, 128], mouth: [128, 128] } });
+    const features = padFeatures(image, {
+      ...face,
+      keyPoints: { rightEye: [128, 128], leftEye: [128, 128], mouth: [128, 128] },
+    });
     assert.equal(features.length, PAD_FEATURE_NAMES.length);
     assert.ok(features.every(Number.isFinite));
   });
@@ -92,7 +111,10 @@ describe('PAD features', () => {
   it('measures less high-frequency energy and sharpness on the same crop blurred', () => {
     const sharp = analyzeCrop(texturedCrop(3, 60), SIZE).signals;
     const blurred = analyzeCrop(blur(texturedCrop(3, 60), 2), SIZE).signals;
-    assert.ok(sharp.highFrequencyEnergy > 3 * blurred.highFrequencyEnergy, `${sharp.highFrequencyEnergy} vs ${blurred.highFrequencyEnergy}`);
+    assert.ok(
+      sharp.highFrequencyEnergy > 3 * blurred.highFrequencyEnergy,
+      `${sharp.highFrequencyEnergy} vs ${blurred.highFrequencyEnergy}`,
+    );
     assert.ok(sharp.sharpness > blurred.sharpness + 0.5, `${sharp.sharpness} vs ${blurred.sharpness}`);
   });
 
@@ -127,7 +149,13 @@ describe('PAD classifier', () => {
       for (let i = 0; i < n; i++) {
         const label = i % 2;
         // Five features on very different scales; the classes differ along a mix of the first three.
-        x.push([(label ? 1.5 : -1.5) + gaussian(), 100 * ((label ? 1 : -1) + gaussian()), 0.01 * ((label ? -1 : 1) + gaussian()), gaussian(), 50 + 1000 * gaussian()]);
+        x.push([
+          (label ? 1.5 : -1.5) + gaussian(),
+          100 * ((label ? 1 : -1) + gaussian()),
+          0.01 * ((label ? -1 : 1) + gaussian()),
+          gaussian(),
+          50 + 1000 * gaussian(),
+        ]);
         y.push(label);
       }
       return { x, y };

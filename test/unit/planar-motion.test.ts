@@ -10,7 +10,7 @@ function faceCloud(): Array<[number, number, number]> {
     const x = random() * 2 - 1;
     const y = random() * 2.4 - 1.2;
     const nose = i % 10 === 0 ? 0.4 : 0;
-    return [x, y, 0.5 * Math.sqrt(Math.max(0, 1 - x * x / 1.2 - y * y / 2)) + nose];
+    return [x, y, 0.5 * Math.sqrt(Math.max(0, 1 - (x * x) / 1.2 - (y * y) / 2)) + nose];
   });
 }
 

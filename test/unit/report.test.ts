@@ -6,7 +6,8 @@ import { reportFilter } from '../../src/services/transaction-report/report-filte
 import { ApiError } from '../../src/server/errors/api-error.js';
 
 const servers = ['face-matching', 'transaction-report'];
-const apiError = (status: number, code: number) => (error: unknown) => error instanceof ApiError && error.statusCode === status && error.code === code;
+const apiError = (status: number, code: number) => (error: unknown) =>
+  error instanceof ApiError && error.statusCode === status && error.code === code;
 
 describe('reportCsv', () => {
   it('writes the spec header and one CRLF row per counter', () => {
@@ -14,7 +15,10 @@ describe('reportCsv', () => {
       { serverName: 'face-matching', year: 2026, month: 11, endpoint: '/identify/{cacheName}', counter: 12 },
       { serverName: 'face-matching', year: 2026, month: 11, endpoint: '/version', counter: 1 },
     ]);
-    assert.equal(csv, `${REPORT_CSV_HEADER}\r\nface-matching,2026,11,/identify/{cacheName},12\r\nface-matching,2026,11,/version,1\r\n`);
+    assert.equal(
+      csv,
+      `${REPORT_CSV_HEADER}\r\nface-matching,2026,11,/identify/{cacheName},12\r\nface-matching,2026,11,/version,1\r\n`,
+    );
     assert.equal(reportCsv([]), 'server_name,year,month,endpoint,counter\r\n');
   });
   it('quotes fields holding commas or quotes', () => {
@@ -22,16 +26,27 @@ describe('reportCsv', () => {
     assert.match(csv, /s,2026,1,"\/a,""b""",1/);
   });
   it('names the download after the filter', () => {
-    assert.equal(reportFileName({ serverName: 'face-matching', year: 2026, month: 3 }), 'veriport-usage-face-matching-2026-03.csv');
+    assert.equal(
+      reportFileName({ serverName: 'face-matching', year: 2026, month: 3 }),
+      'veriport-usage-face-matching-2026-03.csv',
+    );
     assert.equal(reportFileName({}), 'veriport-usage-all-all-all.csv');
   });
 });
 
 describe('reportFilter', () => {
   it('reads 0 and absent as "all"', () => {
-    assert.deepEqual(reportFilter({ server: 'face-matching', year: 0, month: 0 }, servers), { serverName: 'face-matching', year: undefined, month: undefined });
+    assert.deepEqual(reportFilter({ server: 'face-matching', year: 0, month: 0 }, servers), {
+      serverName: 'face-matching',
+      year: undefined,
+      month: undefined,
+    });
     assert.deepEqual(reportFilter({ year: 2026 }, servers), { serverName: undefined, year: 2026, month: undefined });
-    assert.deepEqual(reportFilter({ year: 0, month: 7 }, servers), { serverName: undefined, year: undefined, month: 7 });
+    assert.deepEqual(reportFilter({ year: 0, month: 7 }, servers), {
+      serverName: undefined,
+      year: undefined,
+      month: 7,
+    });
   });
   it('rejects unknown servers and out-of-range periods with -6', () => {
     assert.throws(() => reportFilter({ server: 'nope' }, servers), apiError(400, -6));

@@ -37,7 +37,8 @@ describe('score calibration', () => {
 
   it('inverts fmrScoreOf over the measured points', () => {
     const table = buildCalibrationTable('T100', uniform(100_000), SOURCE);
-    for (const level of [0.5, 1, 2.1, 3.3]) assert.ok(Math.abs(fmrScoreOf(table, scoreAtFmrScore(table, level)) - level) < 1e-6, `level ${level}`);
+    for (const level of [0.5, 1, 2.1, 3.3])
+      assert.ok(Math.abs(fmrScoreOf(table, scoreAtFmrScore(table, level)) - level) < 1e-6, `level ${level}`);
     assert.equal(scoreAtFmrScore(table, 99), table.points.at(-1)![0]);
   });
 

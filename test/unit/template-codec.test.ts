@@ -36,7 +36,13 @@ describe('template codec', () => {
 
   it('refuses to encode what it could not decode', () => {
     assert.throws(() => encodeTemplate({ modality: 'face', algorithm: 'F5', vector }), TemplateFormatError);
-    assert.throws(() => encodeTemplate({ modality: 'face', algorithm: 'F500', vector: new Float32Array(0) }), TemplateFormatError);
-    assert.throws(() => encodeTemplate({ modality: 'face', algorithm: 'F500', vector: Float32Array.of(1, Number.NaN) }), TemplateFormatError);
+    assert.throws(
+      () => encodeTemplate({ modality: 'face', algorithm: 'F500', vector: new Float32Array(0) }),
+      TemplateFormatError,
+    );
+    assert.throws(
+      () => encodeTemplate({ modality: 'face', algorithm: 'F500', vector: Float32Array.of(1, Number.NaN) }),
+      TemplateFormatError,
+    );
   });
 });

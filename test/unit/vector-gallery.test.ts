@@ -50,7 +50,12 @@ function int8Score(row: Float32Array, probe: Float32Array): number {
   return Math.fround(Math.fround(Math.fround(integer) * r.scale) * p.scale);
 }
 
-function filled(dims: number, count: number, seed: number, quantisation: 'int8' | 'float32' = 'int8'): { gallery: VectorGallery; vectors: Map<string, Float32Array> } {
+function filled(
+  dims: number,
+  count: number,
+  seed: number,
+  quantisation: 'int8' | 'float32' = 'int8',
+): { gallery: VectorGallery; vectors: Map<string, Float32Array> } {
   const random = seededRandom(seed);
   const gallery = new VectorGallery(dims, quantisation);
   const vectors = new Map<string, Float32Array>();
@@ -86,7 +91,10 @@ describe('VectorGallery', () => {
     assert.equal(gallery.remove('s3'), true); // the last row: nothing to move
     assert.deepEqual(gallery.ids(), ['s0', 's4', 's2']);
     assert.deepEqual(
-      gallery.search(probe, 10).map((h) => h.id).sort(),
+      gallery
+        .search(probe, 10)
+        .map((h) => h.id)
+        .sort(),
       ['s0', 's2', 's4'],
     );
 
@@ -144,8 +152,13 @@ describe('VectorGallery', () => {
       const probe = unitVector(random, 128);
       const hits = gallery.search(probe, k);
       assert.equal(hits.length, k);
-      const expected = [...vectors].map(([id, v]) => ({ id, score: int8Score(v, probe) })).sort((x, y) => y.score - x.score);
-      assert.deepEqual(hits.map((h) => h.score), expected.slice(0, k).map((e) => e.score));
+      const expected = [...vectors]
+        .map(([id, v]) => ({ id, score: int8Score(v, probe) }))
+        .sort((x, y) => y.score - x.score);
+      assert.deepEqual(
+        hits.map((h) => h.score),
+        expected.slice(0, k).map((e) => e.score),
+      );
       for (let i = 1; i < hits.length; i += 1) assert.ok((hits[i - 1]?.score ?? 0) >= (hits[i]?.score ?? 0));
     }
     assert.equal(gallery.search(unitVector(random, 128), 5000).length, 600); // k beyond size
@@ -171,15 +184,27 @@ describe('VectorGallery', () => {
       assert.ok(Math.abs((float.score(probe, `s${i}`) ?? 0) - exact) < 1e-5, `float32 s${i}`);
       assert.ok(Math.abs((int8.score(probe, `s${i}`) ?? 0) - exact) < 0.02, `int8 s${i}`);
     });
-    assert.deepEqual(float.search(probe, 5).map((h) => h.id), [...vectors.keys()].sort((a, b) => dot(vectors[b] ?? probe, probe) - dot(vectors[a] ?? probe, probe)).slice(0, 5).map((i) => `s${i}`));
+    assert.deepEqual(
+      float.search(probe, 5).map((h) => h.id),
+      [...vectors.keys()]
+        .sort((a, b) => dot(vectors[b] ?? probe, probe) - dot(vectors[a] ?? probe, probe))
+        .slice(0, 5)
+        .map((i) => `s${i}`),
+    );
   });
 
   it('breaks ties by row order', () => {
     const v = unitVector(seededRandom(7), 32);
     const gallery = new VectorGallery(32);
     for (const id of ['a', 'b', 'c', 'd', 'e']) gallery.add(id, v);
-    assert.deepEqual(gallery.search(v, 3).map((h) => h.id), ['a', 'b', 'c']);
-    assert.deepEqual(gallery.search(v, 2, new Set(['e', 'c', 'd'])).map((h) => h.id), ['c', 'd']);
+    assert.deepEqual(
+      gallery.search(v, 3).map((h) => h.id),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual(
+      gallery.search(v, 2, new Set(['e', 'c', 'd'])).map((h) => h.id),
+      ['c', 'd'],
+    );
   });
 
   it('restricts the search to `only`, on both the sparse and the full-scan path', () => {
@@ -222,7 +247,13 @@ describe('SIMD kernel', () => {
   // Odd shapes on purpose: padding inside the last block, a row count that is not a multiple of 4,
   // and rows long enough (600 int8 = 38 blocks, 200 float32 = 50 blocks) for the looped code path.
   // Both ways of widening the int8 rows (load8x8_s, the default, and load + extend).
-  for (const [dims, widenOnLoad] of [7, 100, 128, 600].flatMap((d) => [[d, true], [d, false]] as const)) {
+  for (const [dims, widenOnLoad] of [7, 100, 128, 600].flatMap(
+    (d) =>
+      [
+        [d, true],
+        [d, false],
+      ] as const,
+  )) {
     it(`int8 x ${dims}${widenOnLoad ? '' : ' (extend after load)'}: integer dots equal a JS reference exactly, scores equal the JS kernel`, () => {
       const random = seededRandom(dims);
       const count = 53;
@@ -237,7 +268,8 @@ describe('SIMD kernel', () => {
       const f32 = new Float32Array(memory.buffer);
       // Full-range values, including the ±127 extremes.
       for (let r = 0; r < count; r += 1) {
-        for (let d = 0; d < dims; d += 1) i8[rowsAt + r * stride + d] = r % 10 === 0 ? (d % 2 ? 127 : -127) : Math.floor(random() * 255) - 127;
+        for (let d = 0; d < dims; d += 1)
+          i8[rowsAt + r * stride + d] = r % 10 === 0 ? (d % 2 ? 127 : -127) : Math.floor(random() * 255) - 127;
         f32[scalesAt / 4 + r] = Math.fround(random() * 0.01);
       }
       for (let d = 0; d < dims; d += 1) i16[probeAt / 2 + d] = d % 3 === 0 ? -127 : Math.floor(random() * 255) - 127;

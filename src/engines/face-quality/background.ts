@@ -22,7 +22,14 @@ export interface BackgroundWindow {
   readonly headRaise: number;
 }
 
-export const DEFAULT_BACKGROUND_WINDOW: BackgroundWindow = { halfWidth: 3.2, above: 3.4, below: 1.6, headHalfWidth: 1.5, headHalfHeight: 2.2, headRaise: 0.3 };
+export const DEFAULT_BACKGROUND_WINDOW: BackgroundWindow = {
+  halfWidth: 3.2,
+  above: 3.4,
+  below: 1.6,
+  headHalfWidth: 1.5,
+  headHalfHeight: 2.2,
+  headRaise: 0.3,
+};
 
 /** Clutter of the background next to the head. */
 export interface BackgroundTexture {
@@ -46,7 +53,11 @@ export interface BackgroundTexture {
  * @example
  * backgroundTexture(image, face.keyPoints)?.gradient;
  */
-export function backgroundTexture(image: RgbImage, keyPoints: FaceKeyPoints, window: BackgroundWindow = DEFAULT_BACKGROUND_WINDOW): BackgroundTexture | undefined {
+export function backgroundTexture(
+  image: RgbImage,
+  keyPoints: FaceKeyPoints,
+  window: BackgroundWindow = DEFAULT_BACKGROUND_WINDOW,
+): BackgroundTexture | undefined {
   // Three samples a side are enough at this coarse scale: the measure reads edges many pixels long.
   const crop = alignedCrop(image, keyPoints, SIZE, GEOMETRY, 3);
   const { luma, inImage } = crop;
@@ -66,9 +77,22 @@ export function backgroundTexture(image: RgbImage, keyPoints: FaceKeyPoints, win
       const hy = (dy + window.headRaise) / window.headHalfHeight;
       if ((dx / window.headHalfWidth) ** 2 + hy * hy <= 1) continue;
       const i = v * SIZE + u;
-      if (!(inImage[i - SIZE - 1]! & inImage[i - SIZE + 1]! & inImage[i + SIZE - 1]! & inImage[i + SIZE + 1]!)) continue;
-      const gx = luma[i - SIZE + 1]! + 2 * luma[i + 1]! + luma[i + SIZE + 1]! - luma[i - SIZE - 1]! - 2 * luma[i - 1]! - luma[i + SIZE - 1]!;
-      const gy = luma[i + SIZE - 1]! + 2 * luma[i + SIZE]! + luma[i + SIZE + 1]! - luma[i - SIZE - 1]! - 2 * luma[i - SIZE]! - luma[i - SIZE + 1]!;
+      if (!(inImage[i - SIZE - 1]! & inImage[i - SIZE + 1]! & inImage[i + SIZE - 1]! & inImage[i + SIZE + 1]!))
+        continue;
+      const gx =
+        luma[i - SIZE + 1]! +
+        2 * luma[i + 1]! +
+        luma[i + SIZE + 1]! -
+        luma[i - SIZE - 1]! -
+        2 * luma[i - 1]! -
+        luma[i + SIZE - 1]!;
+      const gy =
+        luma[i + SIZE - 1]! +
+        2 * luma[i + SIZE]! +
+        luma[i + SIZE + 1]! -
+        luma[i - SIZE - 1]! -
+        2 * luma[i - SIZE]! -
+        luma[i - SIZE + 1]!;
       sum += Math.hypot(gx, gy) / 8;
       lumaSum += luma[i]!;
       n++;

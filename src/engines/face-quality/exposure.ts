@@ -34,7 +34,10 @@ export interface Exposure {
  * const exposure = skinExposure(faceRegion(image, face));
  * exposure?.mean; // ~140 for a well-lit face
  */
-export function skinExposure(region: FaceRegion, config: ExposureConfig = DEFAULT_EXPOSURE_CONFIG): Exposure | undefined {
+export function skinExposure(
+  region: FaceRegion,
+  config: ExposureConfig = DEFAULT_EXPOSURE_CONFIG,
+): Exposure | undefined {
   const histogram = new Float64Array(256);
   let n = 0;
   let sum = 0;

@@ -16,7 +16,12 @@ import { mouthShape, type MouthShape } from './mouth-shape.js';
 import { laplacianDetail } from './sharpness.js';
 import { skinLab, type Lab } from './skin-colour.js';
 import { DEFAULT_SKIN_LIKENESS_CONFIG, skinLikeness, type SkinLikenessConfig } from './skin-likeness.js';
-import { DEFAULT_UNIFIED_QUALITY_CONFIG, unifiedQuality, type FaceMetrics, type UnifiedQualityConfig } from './unified-quality.js';
+import {
+  DEFAULT_UNIFIED_QUALITY_CONFIG,
+  unifiedQuality,
+  type FaceMetrics,
+  type UnifiedQualityConfig,
+} from './unified-quality.js';
 
 export type { FaceMetrics } from './unified-quality.js';
 export type { QualityFace } from './face-region.js';
@@ -50,7 +55,11 @@ export interface QualityScoring {
   /** COMPRESSION_ARTIFACTS from the blockiness ratio. */
   readonly compression: Ramp;
   /** NATURAL_COLOUR: 100 inside the skin a*, b* box, falling linearly to 0 at `falloff` Lab units outside it. */
-  readonly naturalColour: { readonly a: readonly [number, number]; readonly b: readonly [number, number]; readonly falloff: number };
+  readonly naturalColour: {
+    readonly a: readonly [number, number];
+    readonly b: readonly [number, number];
+    readonly falloff: number;
+  };
   /** EYES_OPEN from the less open eye's aspect ratio. */
   readonly eyesOpen: Ramp;
   /** EYES_VISIBLE from the less visible eye's contrast (times its in-frame and glare-free shares). */
@@ -101,7 +110,12 @@ export const DEFAULT_FACE_QUALITY_CONFIG: FaceQualityConfig = {
  * const { metrics, features } = measureFaceQuality(image, faces[0], { faceCount: faces.length });
  * metrics.SHARPNESS; // 0–100
  */
-export function measureFaceQuality(image: RgbImage, face: QualityFace, context: FaceQualityContext, config: FaceQualityConfig = DEFAULT_FACE_QUALITY_CONFIG): FaceQuality {
+export function measureFaceQuality(
+  image: RgbImage,
+  face: QualityFace,
+  context: FaceQualityContext,
+  config: FaceQualityConfig = DEFAULT_FACE_QUALITY_CONFIG,
+): FaceQuality {
   const scoring = config.scoring;
   const region = faceRegion(image, face);
   const geometry = headGeometry(face, image);
@@ -117,19 +131,30 @@ export function measureFaceQuality(image: RgbImage, face: QualityFace, context: 
   const raw: FaceMetrics = {
     IMAGE_WIDTH: image.width,
     IMAGE_HEIGHT: image.height,
-    BACKGROUND_UNIFORMITY: background && logLogistic(scoring.background.half / Math.max(background.relativeGradient, 1e-9), scoring.background.steepness),
+    BACKGROUND_UNIFORMITY:
+      background &&
+      logLogistic(scoring.background.half / Math.max(background.relativeGradient, 1e-9), scoring.background.steepness),
     ILLUMINATION_UNIFORMITY: balance && 100 * balance.ratio,
     LUMINANCE_MEAN: exposure?.mean,
     LUMINANCE_VARIANCE: exposure?.deviation,
     UNDER_EXPOSURE_PREVENTION: exposure && 100 * (1 - exposure.darkShare),
     OVER_EXPOSURE_PREVENTION: exposure && 100 * (1 - exposure.brightShare),
     DYNAMIC_RANGE: exposure?.entropyBits,
-    SHARPNESS: detail === undefined ? undefined : logLogistic(Math.max(detail, 1e-9) / scoring.sharpness.half, scoring.sharpness.steepness),
+    SHARPNESS:
+      detail === undefined
+        ? undefined
+        : logLogistic(Math.max(detail, 1e-9) / scoring.sharpness.half, scoring.sharpness.steepness),
     COMPRESSION_ARTIFACTS: ramp(blockiness(image, face.box), scoring.compression),
     NATURAL_COLOUR: lab && naturalColour(lab, scoring.naturalColour),
     SINGLE_FACE_PRESENT: context.faceCount,
     EYES_OPEN: ramp(Math.min(openness.right, openness.left), scoring.eyesOpen),
-    EYES_VISIBLE: exposure && Math.min(...eyeViews(region, exposure.mean).map((eye) => eye.inFrame * (1 - eye.glare) * ramp(eye.contrast, scoring.eyesVisible))),
+    EYES_VISIBLE:
+      exposure &&
+      Math.min(
+        ...eyeViews(region, exposure.mean).map(
+          (eye) => eye.inFrame * (1 - eye.glare) * ramp(eye.contrast, scoring.eyesVisible),
+        ),
+      ),
     MOUTH_CLOSED: ramp(mouth.opening, scoring.mouthClosed),
     FACE_OCCLUSION_PREVENTION: likeness && 100 * maskedMean(likeness.map, region.skin),
     INTER_EYE_DISTANCE: geometry.interEyeDistance,
@@ -178,7 +203,13 @@ function naturalColour(lab: Lab, range: QualityScoring['naturalColour']): number
 
 function expressionNeutrality(mouth: MouthShape, ranges: QualityScoring['expression']): number {
   const penalty = (value: number, range: Ramp) => ramp(value, range) / 100;
-  return 100 * (1 - penalty(mouth.cornerLift, ranges.smile)) * (1 - penalty(mouth.cornerLift, ranges.frown)) * (1 - penalty(mouth.opening, ranges.opening)) * (1 - penalty(mouth.browHeight, ranges.browRaise));
+  return (
+    100 *
+    (1 - penalty(mouth.cornerLift, ranges.smile)) *
+    (1 - penalty(mouth.cornerLift, ranges.frown)) *
+    (1 - penalty(mouth.opening, ranges.opening)) *
+    (1 - penalty(mouth.browHeight, ranges.browRaise))
+  );
 }
 
 function maskedMean(values: Uint8Array, mask: Uint8Array): number {

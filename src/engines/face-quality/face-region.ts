@@ -2,10 +2,25 @@
  * The frame most quality measures read: the face resampled to a fixed-size, eye-levelled crop (so a
  * measure means the same at any face size and roll), with masks of its parts drawn from the mesh.
  */
-import { areaSupersampling, cropTransform, sampleCrop, type CropGeometry, type CropTransform, type FaceKeyPoints } from '../face/face-alignment.js';
+import {
+  areaSupersampling,
+  cropTransform,
+  sampleCrop,
+  type CropGeometry,
+  type CropTransform,
+  type FaceKeyPoints,
+} from '../face/face-alignment.js';
 import type { Point, RgbImage } from '../face/raster.js';
 import { lumaPlane } from '../liveness/luma.js';
-import { FACE_OVAL, LEFT_BROW, LEFT_EYE_CONTOUR, LIPS_OUTER, meshPoint, RIGHT_BROW, RIGHT_EYE_CONTOUR } from './mesh-regions.js';
+import {
+  FACE_OVAL,
+  LEFT_BROW,
+  LEFT_EYE_CONTOUR,
+  LIPS_OUTER,
+  meshPoint,
+  RIGHT_BROW,
+  RIGHT_EYE_CONTOUR,
+} from './mesh-regions.js';
 import { fillPolygon } from './polygon-mask.js';
 
 /** A face as the quality measures need it (a FaceObservation has all of it). */
@@ -69,7 +84,13 @@ const OVAL_SHRINK = 0.95;
  * @example
  * const wide = alignedCrop(image, face.keyPoints, 128, { eyeY: 0.45, eyeToMouth: 0.1, levelAboveDegrees: 0 }, 3);
  */
-export function alignedCrop(image: RgbImage, keyPoints: FaceKeyPoints, size: number, geometry: CropGeometry, maxSupersample = 4): AlignedCrop {
+export function alignedCrop(
+  image: RgbImage,
+  keyPoints: FaceKeyPoints,
+  size: number,
+  geometry: CropGeometry,
+  maxSupersample = 4,
+): AlignedCrop {
   const transform = cropTransform(keyPoints, size, geometry);
   const rgb = sampleCrop(image, transform, false, Math.min(maxSupersample, areaSupersampling(transform)));
   const { a, b, tx, ty } = transform;
@@ -120,5 +141,12 @@ export function faceRegion(image: RgbImage, face: Pick<QualityFace, 'keyPoints' 
     outline[i] = outline[i]! & crop.inImage[i]!;
     skin[i] = skin[i]! & crop.inImage[i]!;
   }
-  return { ...crop, face: outline, skin, eyes, unit: FACE_REGION_GEOMETRY.eyeToMouth * size, eyeRow: FACE_REGION_GEOMETRY.eyeY * size };
+  return {
+    ...crop,
+    face: outline,
+    skin,
+    eyes,
+    unit: FACE_REGION_GEOMETRY.eyeToMouth * size,
+    eyeRow: FACE_REGION_GEOMETRY.eyeY * size,
+  };
 }

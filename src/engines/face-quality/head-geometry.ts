@@ -30,14 +30,20 @@ const DEGREES = 180 / Math.PI;
  * const geometry = headGeometry(face, { width: image.width, height: image.height });
  * geometry.margins.left; // LEFTWARD_CROP_OF_THE_FACE_IMAGE
  */
-export function headGeometry(face: QualityFace, image: { readonly width: number; readonly height: number }): HeadGeometry {
+export function headGeometry(
+  face: QualityFace,
+  image: { readonly width: number; readonly height: number },
+): HeadGeometry {
   const { rightEye, leftEye } = face.keyPoints;
   const interEyeDistance = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
   const eyeMidpoint: Point = [(rightEye[0] + leftEye[0]) / 2, (rightEye[1] + leftEye[1]) / 2];
   const unit = Math.max(interEyeDistance, 1e-6);
   // The chin's distance below the eye line, square to it in the image.
   const chin = meshPoint(face.mesh, CHIN);
-  const chinDepth = (-(chin[0] - eyeMidpoint[0]) * (leftEye[1] - rightEye[1]) + (chin[1] - eyeMidpoint[1]) * (leftEye[0] - rightEye[0])) / unit;
+  const chinDepth =
+    (-(chin[0] - eyeMidpoint[0]) * (leftEye[1] - rightEye[1]) +
+      (chin[1] - eyeMidpoint[1]) * (leftEye[0] - rightEye[0])) /
+    unit;
   return {
     interEyeDistance,
     eyeMidpoint,

@@ -3,7 +3,14 @@
  * measures) where one exists, plus the spec's IMAGE_WIDTH and IMAGE_HEIGHT. Each has the spec's
  * category, its unit and the range its score takes; docs/face-analysis.md says how each is computed.
  */
-export type MetricCategory = 'FACE_CHARACTERISTICS' | 'EYE_CHARACTERISTICS' | 'IMAGE_CHARACTERISTICS' | 'ANOMALIES' | 'IMAGE_GEOMETRY' | 'DEMOGRAPHICS' | 'IMAGE_STORAGE';
+export type MetricCategory =
+  | 'FACE_CHARACTERISTICS'
+  | 'EYE_CHARACTERISTICS'
+  | 'IMAGE_CHARACTERISTICS'
+  | 'ANOMALIES'
+  | 'IMAGE_GEOMETRY'
+  | 'DEMOGRAPHICS'
+  | 'IMAGE_STORAGE';
 
 export interface MetricDefinition {
   readonly name: MetricName;
@@ -47,7 +54,13 @@ export const METRIC_NAMES = [
 
 export type MetricName = (typeof METRIC_NAMES)[number];
 
-const m = (name: MetricName, category: MetricCategory, unit: string, min: number, max: number): MetricDefinition => ({ name, category, unit, min, max });
+const m = (name: MetricName, category: MetricCategory, unit: string, min: number, max: number): MetricDefinition => ({
+  name,
+  category,
+  unit,
+  min,
+  max,
+});
 const QUALITY = 'quality component, 0 (worst) to 100 (best)';
 
 /** Every metric by name. */
@@ -58,10 +71,22 @@ export const METRICS: Readonly<Record<MetricName, MetricDefinition>> = {
   BACKGROUND_UNIFORMITY: m('BACKGROUND_UNIFORMITY', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
   ILLUMINATION_UNIFORMITY: m('ILLUMINATION_UNIFORMITY', 'FACE_CHARACTERISTICS', QUALITY, 0, 100),
   LUMINANCE_MEAN: m('LUMINANCE_MEAN', 'IMAGE_CHARACTERISTICS', 'mean luma of the face skin region, 0 to 255', 0, 255),
-  LUMINANCE_VARIANCE: m('LUMINANCE_VARIANCE', 'IMAGE_CHARACTERISTICS', 'standard deviation of the face skin region luma, 0 to 128', 0, 128),
+  LUMINANCE_VARIANCE: m(
+    'LUMINANCE_VARIANCE',
+    'IMAGE_CHARACTERISTICS',
+    'standard deviation of the face skin region luma, 0 to 128',
+    0,
+    128,
+  ),
   UNDER_EXPOSURE_PREVENTION: m('UNDER_EXPOSURE_PREVENTION', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
   OVER_EXPOSURE_PREVENTION: m('OVER_EXPOSURE_PREVENTION', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
-  DYNAMIC_RANGE: m('DYNAMIC_RANGE', 'IMAGE_CHARACTERISTICS', 'entropy of the face skin region luma histogram, bits, 0 to 8', 0, 8),
+  DYNAMIC_RANGE: m(
+    'DYNAMIC_RANGE',
+    'IMAGE_CHARACTERISTICS',
+    'entropy of the face skin region luma histogram, bits, 0 to 8',
+    0,
+    8,
+  ),
   SHARPNESS: m('SHARPNESS', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
   COMPRESSION_ARTIFACTS: m('COMPRESSION_ARTIFACTS', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
   NATURAL_COLOUR: m('NATURAL_COLOUR', 'IMAGE_CHARACTERISTICS', QUALITY, 0, 100),
@@ -71,12 +96,48 @@ export const METRICS: Readonly<Record<MetricName, MetricDefinition>> = {
   MOUTH_CLOSED: m('MOUTH_CLOSED', 'FACE_CHARACTERISTICS', QUALITY, 0, 100),
   FACE_OCCLUSION_PREVENTION: m('FACE_OCCLUSION_PREVENTION', 'ANOMALIES', QUALITY, 0, 100),
   INTER_EYE_DISTANCE: m('INTER_EYE_DISTANCE', 'IMAGE_GEOMETRY', 'pixels between the eye centres', 0, 16384),
-  HEAD_SIZE: m('HEAD_SIZE', 'IMAGE_GEOMETRY', 'head height (chin to crown, estimated as twice eye line to chin) as a share of the image height', 0, 10),
-  LEFTWARD_CROP_OF_THE_FACE_IMAGE: m('LEFTWARD_CROP_OF_THE_FACE_IMAGE', 'IMAGE_GEOMETRY', 'image left edge to the eye midpoint, in inter-eye distances', 0, 100),
-  RIGHTWARD_CROP_OF_THE_FACE_IMAGE: m('RIGHTWARD_CROP_OF_THE_FACE_IMAGE', 'IMAGE_GEOMETRY', 'eye midpoint to the image right edge, in inter-eye distances', 0, 100),
-  UPWARD_CROP_OF_THE_FACE_IMAGE: m('UPWARD_CROP_OF_THE_FACE_IMAGE', 'IMAGE_GEOMETRY', 'image top edge to the eye midpoint, in inter-eye distances', 0, 100),
-  DOWNWARD_CROP_OF_THE_FACE_IMAGE: m('DOWNWARD_CROP_OF_THE_FACE_IMAGE', 'IMAGE_GEOMETRY', 'eye midpoint to the image bottom edge, in inter-eye distances', 0, 100),
-  HEAD_POSE_YAW: m('HEAD_POSE_YAW', 'FACE_CHARACTERISTICS', 'degrees, positive = the person turned to their left', -90, 90),
+  HEAD_SIZE: m(
+    'HEAD_SIZE',
+    'IMAGE_GEOMETRY',
+    'head height (chin to crown, estimated as twice eye line to chin) as a share of the image height',
+    0,
+    10,
+  ),
+  LEFTWARD_CROP_OF_THE_FACE_IMAGE: m(
+    'LEFTWARD_CROP_OF_THE_FACE_IMAGE',
+    'IMAGE_GEOMETRY',
+    'image left edge to the eye midpoint, in inter-eye distances',
+    0,
+    100,
+  ),
+  RIGHTWARD_CROP_OF_THE_FACE_IMAGE: m(
+    'RIGHTWARD_CROP_OF_THE_FACE_IMAGE',
+    'IMAGE_GEOMETRY',
+    'eye midpoint to the image right edge, in inter-eye distances',
+    0,
+    100,
+  ),
+  UPWARD_CROP_OF_THE_FACE_IMAGE: m(
+    'UPWARD_CROP_OF_THE_FACE_IMAGE',
+    'IMAGE_GEOMETRY',
+    'image top edge to the eye midpoint, in inter-eye distances',
+    0,
+    100,
+  ),
+  DOWNWARD_CROP_OF_THE_FACE_IMAGE: m(
+    'DOWNWARD_CROP_OF_THE_FACE_IMAGE',
+    'IMAGE_GEOMETRY',
+    'eye midpoint to the image bottom edge, in inter-eye distances',
+    0,
+    100,
+  ),
+  HEAD_POSE_YAW: m(
+    'HEAD_POSE_YAW',
+    'FACE_CHARACTERISTICS',
+    'degrees, positive = the person turned to their left',
+    -90,
+    90,
+  ),
   HEAD_POSE_PITCH: m('HEAD_POSE_PITCH', 'FACE_CHARACTERISTICS', 'degrees, positive = head up', -90, 90),
   HEAD_POSE_ROLL: m('HEAD_POSE_ROLL', 'FACE_CHARACTERISTICS', 'degrees, positive = clockwise in the image', -180, 180),
   EXPRESSION_NEUTRALITY: m('EXPRESSION_NEUTRALITY', 'FACE_CHARACTERISTICS', QUALITY, 0, 100),

@@ -35,9 +35,18 @@ export function mouthShape(face: Pick<QualityFace, 'mesh' | 'keyPoints' | 'pose'
   const at = faceFrame(face.mesh, face.keyPoints);
   // The detector's pitch is positive looking down.
   const down = Math.sin(face.pose.pitch);
-  const [rightCorner, leftCorner] = MOUTH_LANDMARKS.corners.map(at) as [readonly [number, number], readonly [number, number]];
-  const [upperInner, lowerInner] = MOUTH_LANDMARKS.inner.map(at) as [readonly [number, number], readonly [number, number]];
-  const [upperOuter, lowerOuter] = MOUTH_LANDMARKS.outer.map(at) as [readonly [number, number], readonly [number, number]];
+  const [rightCorner, leftCorner] = MOUTH_LANDMARKS.corners.map(at) as [
+    readonly [number, number],
+    readonly [number, number],
+  ];
+  const [upperInner, lowerInner] = MOUTH_LANDMARKS.inner.map(at) as [
+    readonly [number, number],
+    readonly [number, number],
+  ];
+  const [upperOuter, lowerOuter] = MOUTH_LANDMARKS.outer.map(at) as [
+    readonly [number, number],
+    readonly [number, number],
+  ];
   const width = Math.hypot(leftCorner[0] - rightCorner[0], leftCorner[1] - rightCorner[1]);
   const lipsMiddle = (upperOuter[1] + lowerOuter[1]) / 2;
   const cornersY = (rightCorner[1] + leftCorner[1]) / 2;

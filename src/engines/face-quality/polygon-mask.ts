@@ -9,7 +9,14 @@ import type { Point } from '../face/raster.js';
  * const mask = new Uint8Array(64 * 64);
  * fillPolygon(mask, 64, 64, [[8, 8], [56, 8], [32, 56]], 1);
  */
-export function fillPolygon(mask: Uint8Array, width: number, height: number, polygon: readonly Point[], value: number, scale = 1): void {
+export function fillPolygon(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  polygon: readonly Point[],
+  value: number,
+  scale = 1,
+): void {
   const n = polygon.length;
   if (n < 3) return;
   let cx = 0;

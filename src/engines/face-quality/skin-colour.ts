@@ -38,7 +38,7 @@ export function srgbToLab(r: number, g: number, b: number): Lab {
   const x = (0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047;
   const y = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;
   const z = (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883;
-  const f = (t: number): number => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const f = (t: number): number => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
   const [fx, fy, fz] = [f(x), f(y), f(z)];
   return { l: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz) };
 }

@@ -21,7 +21,13 @@ export interface SkinLikenessConfig {
   readonly skinGamut: readonly [number, number, number, number];
 }
 
-export const DEFAULT_SKIN_LIKENESS_CONFIG: SkinLikenessConfig = { chromaticity: 0.08, noise: 2, darkest: 0.3, brightest: 1.6, skinGamut: [0.35, 0.62, 0.25, 0.37] };
+export const DEFAULT_SKIN_LIKENESS_CONFIG: SkinLikenessConfig = {
+  chromaticity: 0.08,
+  noise: 2,
+  darkest: 0.3,
+  brightest: 1.6,
+  skinGamut: [0.35, 0.62, 0.25, 0.37],
+};
 
 /** A per-pixel skin-likeness map of the face crop and the reference it was judged against. */
 export interface SkinLikeness {
@@ -42,7 +48,10 @@ export interface SkinLikeness {
  * @example
  * const likeness = skinLikeness(faceRegion(image, face));
  */
-export function skinLikeness(region: FaceRegion, config: SkinLikenessConfig = DEFAULT_SKIN_LIKENESS_CONFIG): SkinLikeness | undefined {
+export function skinLikeness(
+  region: FaceRegion,
+  config: SkinLikenessConfig = DEFAULT_SKIN_LIKENESS_CONFIG,
+): SkinLikeness | undefined {
   const { rgb, luma, skin } = region;
   const n = skin.length;
   const r = new Float32Array(n);
@@ -64,7 +73,8 @@ export function skinLikeness(region: FaceRegion, config: SkinLikenessConfig = DE
   // Tolerance per pixel, squared, so the search compares squared distances.
   const tolerance = new Float32Array(n);
   for (let i = 0; i < n; i++) tolerance[i] = (config.chromaticity + config.noise / Math.max(luma[i]!, 1)) ** 2;
-  const near = (i: number, centre: readonly [number, number]): boolean => (r[i]! - centre[0]) ** 2 + (g[i]! - centre[1]) ** 2 <= tolerance[i]!;
+  const near = (i: number, centre: readonly [number, number]): boolean =>
+    (r[i]! - centre[0]) ** 2 + (g[i]! - centre[1]) ** 2 <= tolerance[i]!;
   let basis = inGamut.length >= 0.1 * all.length ? inGamut : all;
   let centre: [number, number] = [median(r, basis), median(g, basis)];
   for (let step = 0; step < 3; step++) {

@@ -17,7 +17,16 @@ export interface UnifiedQualityConfig {
 }
 
 export const DEFAULT_UNIFIED_QUALITY_CONFIG: UnifiedQualityConfig = {
-  components: ['SHARPNESS', 'COMPRESSION_ARTIFACTS', 'UNDER_EXPOSURE_PREVENTION', 'OVER_EXPOSURE_PREVENTION', 'ILLUMINATION_UNIFORMITY', 'EYES_OPEN', 'EYES_VISIBLE', 'FACE_OCCLUSION_PREVENTION'],
+  components: [
+    'SHARPNESS',
+    'COMPRESSION_ARTIFACTS',
+    'UNDER_EXPOSURE_PREVENTION',
+    'OVER_EXPOSURE_PREVENTION',
+    'ILLUMINATION_UNIFORMITY',
+    'EYES_OPEN',
+    'EYES_VISIBLE',
+    'FACE_OCCLUSION_PREVENTION',
+  ],
   poseLimit: 45,
   fullResolution: 54,
 };
@@ -32,10 +41,14 @@ export const DEFAULT_UNIFIED_QUALITY_CONFIG: UnifiedQualityConfig = {
  * @example
  * unifiedQuality({ SHARPNESS: 90, EYES_OPEN: 100, HEAD_POSE_YAW: 5, HEAD_POSE_PITCH: 0, INTER_EYE_DISTANCE: 80 });
  */
-export function unifiedQuality(metrics: FaceMetrics, config: UnifiedQualityConfig = DEFAULT_UNIFIED_QUALITY_CONFIG): number | undefined {
+export function unifiedQuality(
+  metrics: FaceMetrics,
+  config: UnifiedQualityConfig = DEFAULT_UNIFIED_QUALITY_CONFIG,
+): number | undefined {
   const terms = config.components.map((name) => metrics[name]).filter((v): v is number => v !== undefined);
   const { HEAD_POSE_YAW: yaw, HEAD_POSE_PITCH: pitch, INTER_EYE_DISTANCE: eyes } = metrics;
-  if (yaw !== undefined && pitch !== undefined) terms.push(100 * (1 - (Math.hypot(yaw, pitch) / config.poseLimit) ** 2));
+  if (yaw !== undefined && pitch !== undefined)
+    terms.push(100 * (1 - (Math.hypot(yaw, pitch) / config.poseLimit) ** 2));
   if (eyes !== undefined) terms.push(100 * Math.min(1, eyes / config.fullResolution));
   if (terms.length === 0) return undefined;
   const logMean = terms.reduce((sum, t) => sum + Math.log(Math.min(100, Math.max(1, t))), 0) / terms.length;

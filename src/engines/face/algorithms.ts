@@ -19,7 +19,12 @@ export interface FaceAlgorithm {
 }
 
 /** F500's views: the standard crop, its mirror, a 5% closer crop and its mirror. The first is F200's. */
-export const F500_VIEWS: readonly CropView[] = [PLAIN_VIEW, { zoom: 1, mirrored: true }, { zoom: 1.054, mirrored: false }, { zoom: 1.054, mirrored: true }];
+export const F500_VIEWS: readonly CropView[] = [
+  PLAIN_VIEW,
+  { zoom: 1, mirrored: true },
+  { zoom: 1.054, mirrored: false },
+  { zoom: 1.054, mirrored: true },
+];
 
 /**
  * Chosen by measurement (reports/face-eval.md): both fit dlib's mean face (the chip faceRecognitionNet
@@ -40,7 +45,8 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
   },
   F500: {
     name: 'F500',
-    summary: 'four views of the mean-shape aligned crop on the refined face mesh (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
+    summary:
+      'four views of the mean-shape aligned crop on the refined face mesh (mirror, 5% closer framing), faceRecognitionNet averaged (128-d)',
     embeddings: { views: F500_VIEWS, description: false },
     dimensions: 128,
     evalVariant: 'aligned-4views',
@@ -49,6 +55,7 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
 };
 
 function views(face: FaceObservation, count: number): readonly Float32Array[] {
-  if (face.recognitionViews.length < count) throw new Error('the pipeline did not compute the views this algorithm needs');
+  if (face.recognitionViews.length < count)
+    throw new Error('the pipeline did not compute the views this algorithm needs');
   return face.recognitionViews.slice(0, count);
 }

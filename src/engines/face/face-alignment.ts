@@ -63,7 +63,11 @@ export interface CropTransform {
  * eye line, scale from the eye-to-mouth distance (which, unlike the eye distance, barely shrinks when
  * the head turns).
  */
-export function cropTransform(points: FaceKeyPoints, size: number, geometry: CropGeometry = DEFAULT_CROP_GEOMETRY): CropTransform {
+export function cropTransform(
+  points: FaceKeyPoints,
+  size: number,
+  geometry: CropGeometry = DEFAULT_CROP_GEOMETRY,
+): CropTransform {
   const { rightEye, leftEye, mouth } = points;
   const centre: Point = [(rightEye[0] + leftEye[0]) / 2, (rightEye[1] + leftEye[1]) / 2];
   const tilt = Math.atan2(leftEye[1] - rightEye[1], leftEye[0] - rightEye[0]);
@@ -99,7 +103,14 @@ export function sampleCrop(image: RgbImage, transform: CropTransform, mirrored =
  * @example
  * const pixels = sampleRegion(image, eyeAlignment(points, { rightEye: [180, 288], leftEye: [300, 288] }), 480, 640);
  */
-export function sampleRegion(image: RgbImage, transform: Omit<CropTransform, 'size'>, width: number, height: number, mirrored = false, supersample = 1): Float32Array {
+export function sampleRegion(
+  image: RgbImage,
+  transform: Omit<CropTransform, 'size'>,
+  width: number,
+  height: number,
+  mirrored = false,
+  supersample = 1,
+): Float32Array {
   const { a, b, tx, ty } = transform;
   const { data, width: imageWidth, height: imageHeight } = image;
   const k = Math.max(1, Math.round(supersample));
@@ -145,7 +156,6 @@ export function sampleRegion(image: RgbImage, transform: Omit<CropTransform, 'si
   return out;
 }
 
-
 /**
  * The similarity transform that puts the face's eye centres at `target` eye positions of an output
  * image (person's right eye on the output's left): rotation and scale from the two eye vectors.
@@ -153,7 +163,10 @@ export function sampleRegion(image: RgbImage, transform: Omit<CropTransform, 'si
  * @example
  * const transform = eyeAlignment(face.keyPoints, { rightEye: [180, 288], leftEye: [300, 288] });
  */
-export function eyeAlignment(points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>, target: { rightEye: Point; leftEye: Point }): Omit<CropTransform, 'size'> {
+export function eyeAlignment(
+  points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>,
+  target: { rightEye: Point; leftEye: Point },
+): Omit<CropTransform, 'size'> {
   const source = [points.leftEye[0] - points.rightEye[0], points.leftEye[1] - points.rightEye[1]] as const;
   const wanted = [target.leftEye[0] - target.rightEye[0], target.leftEye[1] - target.rightEye[1]] as const;
   const scale = Math.hypot(...source) / Math.max(Math.hypot(...wanted), 1e-6);
@@ -186,25 +199,55 @@ function centroid(mesh: readonly (readonly number[])[], indices: readonly number
 // of get_face_chip_details in dlib's image_transforms/interpolation.h (Boost Software License), the
 // function that cut the chips dlib's face-recognition ResNet (the net face-api ships) was trained on.
 const DLIB_MEAN_X = [
-  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004, 0.490127, 0.490127, 0.490127, 0.490127, 0.36688,
-  0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122, 0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751,
-  0.719335, 0.254149, 0.340985, 0.428858, 0.490127, 0.551395, 0.639268, 0.726104, 0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096,
-  0.490127, 0.552157, 0.689874, 0.553364, 0.490127, 0.42689,
+  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004, 0.490127,
+  0.490127, 0.490127, 0.490127, 0.36688, 0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122, 0.265825, 0.334606,
+  0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751, 0.719335, 0.254149, 0.340985, 0.428858, 0.490127,
+  0.551395, 0.639268, 0.726104, 0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096, 0.490127,
+  0.552157, 0.689874, 0.553364, 0.490127, 0.42689,
 ];
 const DLIB_MEAN_Y = [
-  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915, 0.106454, 0.203352, 0.307009, 0.409805, 0.515625,
-  0.587326, 0.609345, 0.628106, 0.609345, 0.587326, 0.216423, 0.178758, 0.179852, 0.231733, 0.245099, 0.244077, 0.231733, 0.179852, 0.178758, 0.216423,
-  0.244077, 0.245099, 0.780233, 0.745405, 0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792,
+  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915, 0.106454, 0.203352,
+  0.307009, 0.409805, 0.515625, 0.587326, 0.609345, 0.628106, 0.609345, 0.587326, 0.216423, 0.178758, 0.179852,
+  0.231733, 0.245099, 0.244077, 0.231733, 0.179852, 0.178758, 0.216423, 0.244077, 0.245099, 0.780233, 0.745405,
+  0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792,
   0.778746, 0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
 ];
 // The dlib points the chip is fitted to (nose, eyes, upper lip: no eyebrows, jaw or lower lip), each
 // with the FaceMesh points that sit where it does (averaged when two).
 const DLIB_FROM_MESH: ReadonlyArray<readonly [number, readonly number[]]> = [
-  [27, [168, 6]], [28, [197, 195]], [29, [5]], [30, [4]], [31, [75]], [32, [97]], [33, [2]], [34, [326]], [35, [305]],
-  [36, [33]], [37, [160]], [38, [158]], [39, [133]], [40, [153]], [41, [144]],
-  [42, [362]], [43, [385]], [44, [387]], [45, [263]], [46, [373]], [47, [380]],
-  [48, [61]], [49, [40]], [50, [37]], [51, [0]], [52, [267]], [53, [270]], [54, [291]],
-  [60, [78]], [61, [81]], [62, [13]], [63, [311]], [64, [308]],
+  [27, [168, 6]],
+  [28, [197, 195]],
+  [29, [5]],
+  [30, [4]],
+  [31, [75]],
+  [32, [97]],
+  [33, [2]],
+  [34, [326]],
+  [35, [305]],
+  [36, [33]],
+  [37, [160]],
+  [38, [158]],
+  [39, [133]],
+  [40, [153]],
+  [41, [144]],
+  [42, [362]],
+  [43, [385]],
+  [44, [387]],
+  [45, [263]],
+  [46, [373]],
+  [47, [380]],
+  [48, [61]],
+  [49, [40]],
+  [50, [37]],
+  [51, [0]],
+  [52, [267]],
+  [53, [270]],
+  [54, [291]],
+  [60, [78]],
+  [61, [81]],
+  [62, [13]],
+  [63, [311]],
+  [64, [308]],
 ];
 
 /** Options of {@link meanShapeTransform}. */
@@ -225,12 +268,19 @@ export interface MeanShapeOptions {
  * const t = meanShapeTransform(face.mesh, 150, { padding: 0.25, levelAboveDegrees: 0 });
  * const crop = sampleCrop(image, t);
  */
-export function meanShapeTransform(mesh: readonly (readonly number[])[], size: number, options: MeanShapeOptions = { padding: 0.25, levelAboveDegrees: 0 }): CropTransform {
+export function meanShapeTransform(
+  mesh: readonly (readonly number[])[],
+  size: number,
+  options: MeanShapeOptions = { padding: 0.25, levelAboveDegrees: 0 },
+): CropTransform {
   const { padding, levelAboveDegrees } = options;
   const src: Point[] = [];
   const dst: Point[] = [];
   for (const [dlib, meshPoints] of DLIB_FROM_MESH) {
-    src.push([((padding + DLIB_MEAN_X[dlib - 17]!) / (2 * padding + 1)) * size, ((padding + DLIB_MEAN_Y[dlib - 17]!) / (2 * padding + 1)) * size]);
+    src.push([
+      ((padding + DLIB_MEAN_X[dlib - 17]!) / (2 * padding + 1)) * size,
+      ((padding + DLIB_MEAN_Y[dlib - 17]!) / (2 * padding + 1)) * size,
+    ]);
     dst.push(centroid(mesh, meshPoints));
   }
   const n = src.length;

@@ -40,7 +40,10 @@ interface HumanModule {
  * files shipped inside the npm package.
  */
 export class FaceDetector {
-  private constructor(private readonly human: HumanType, private readonly options: FaceDetectorOptions) {}
+  private constructor(
+    private readonly human: HumanType,
+    private readonly options: FaceDetectorOptions,
+  ) {}
 
   /**
    * Loads the models (once per worker).
@@ -63,7 +66,12 @@ export class FaceDetector {
       filter: { enabled: false },
       face: {
         enabled: true,
-        detector: { rotation: true, maxDetected: options.maxFaces, minConfidence: options.minConfidence, return: false },
+        detector: {
+          rotation: true,
+          maxDetected: options.maxFaces,
+          minConfidence: options.minConfidence,
+          return: false,
+        },
         mesh: { enabled: true },
         iris: { enabled: options.iris },
         description: { enabled: options.description },

@@ -53,7 +53,9 @@ export class FaceEngine {
 
   /** Loads the models in every worker now rather than on the first request. */
   async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.pool.threads.length || 1 }, () => this.pool.run({} as AnalyzeTask, { name: 'warm' })));
+    await Promise.all(
+      Array.from({ length: this.pool.threads.length || 1 }, () => this.pool.run({} as AnalyzeTask, { name: 'warm' })),
+    );
   }
 
   /**
@@ -61,7 +63,11 @@ export class FaceEngine {
    *
    * @throws {ImageDecodeError} when the bytes are not a supported image
    */
-  async analyze(image: Uint8Array, embeddings: EmbeddingOptions, options: AnalyzeOptions = {}): Promise<DecodedAnalysis> {
+  async analyze(
+    image: Uint8Array,
+    embeddings: EmbeddingOptions,
+    options: AnalyzeOptions = {},
+  ): Promise<DecodedAnalysis> {
     const outcome = await this.pool.run({ image, embeddings, ...options });
     if (!outcome.ok) throw new ImageDecodeError(outcome.message);
     const { ok: _ok, ...analysis } = outcome;

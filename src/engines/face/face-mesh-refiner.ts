@@ -64,7 +64,12 @@ export class FaceMeshRefiner {
    * const mesh = await refiner.refine(image, { mesh: face.mesh, box: face.box }) ?? face.mesh;
    */
   static async load(options: MeshRefinerOptions = DEFAULT_MESH_REFINER_OPTIONS): Promise<FaceMeshRefiner> {
-    const model = graphModelToOnnx(join(packageDir('@vladmandic/human'), 'models', 'facemesh.json'), [1, MESH_INPUT_SIZE, MESH_INPUT_SIZE, 3]);
+    const model = graphModelToOnnx(join(packageDir('@vladmandic/human'), 'models', 'facemesh.json'), [
+      1,
+      MESH_INPUT_SIZE,
+      MESH_INPUT_SIZE,
+      3,
+    ]);
     return new FaceMeshRefiner(await openCpuSession(model.bytes), model, options);
   }
 

@@ -1,6 +1,14 @@
 import type * as tfTypes from '@tensorflow/tfjs-core';
 import { unitVector } from '../../lib/vectors.js';
-import { cropTransform, keyPoints, meanShapeTransform, sampleCrop, type CropGeometry, type CropTransform, type FaceKeyPoints } from './face-alignment.js';
+import {
+  cropTransform,
+  keyPoints,
+  meanShapeTransform,
+  sampleCrop,
+  type CropGeometry,
+  type CropTransform,
+  type FaceKeyPoints,
+} from './face-alignment.js';
 import { FaceDetector, type DetectedFace } from './face-detector.js';
 import { FaceMeshRefiner } from './face-mesh-refiner.js';
 import { DEFAULT_SUBJECT_RULES } from './face-selection.js';
@@ -114,7 +122,12 @@ export class FacePipeline {
   static async load(config: FacePipelineConfig = DEFAULT_PIPELINE_CONFIG): Promise<FacePipeline> {
     const tf = await startTfjs();
     const [detector, recognizer, refiner] = await Promise.all([
-      FaceDetector.load({ maxFaces: config.maxFaces, minConfidence: config.minConfidence, iris: config.iris, description: config.description }),
+      FaceDetector.load({
+        maxFaces: config.maxFaces,
+        minConfidence: config.minConfidence,
+        iris: config.iris,
+        description: config.description,
+      }),
       FaceRecognizer.load(),
       config.refineMesh ? FaceMeshRefiner.load() : undefined,
     ]);
@@ -143,7 +156,9 @@ export class FacePipeline {
       if (options.views.length > 0 && face.box[2] >= subjectWidth) {
         const mesh = (await this.refiner?.refine(image, face)) ?? face.mesh;
         const meshPoints = mesh === face.mesh ? points : keyPoints(mesh);
-        const crops = options.views.map((view) => sampleCrop(image, recognitionTransform(mesh, meshPoints, this.config.alignment, view.zoom), view.mirrored));
+        const crops = options.views.map((view) =>
+          sampleCrop(image, recognitionTransform(mesh, meshPoints, this.config.alignment, view.zoom), view.mirrored),
+        );
         recognitionViews = await this.recognizer.embed(crops);
       }
       observations.push({
@@ -156,14 +171,25 @@ export class FacePipeline {
         description: options.description && face.description ? unitVector(face.description) : undefined,
       });
     }
-    return { faces: observations, timings: { detectMs: detectedAt - started, embedMs: performance.now() - detectedAt } };
+    return {
+      faces: observations,
+      timings: { detectMs: detectedAt - started, embedMs: performance.now() - detectedAt },
+    };
   }
 }
 
 /** The crop transform of one view: `zoom` > 1 shows the face that much larger. */
-function recognitionTransform(mesh: FaceObservation['mesh'], points: FaceKeyPoints, alignment: RecognitionAlignment, zoom: number): CropTransform {
+function recognitionTransform(
+  mesh: FaceObservation['mesh'],
+  points: FaceKeyPoints,
+  alignment: RecognitionAlignment,
+  zoom: number,
+): CropTransform {
   if (alignment.method === 'eyes-mouth') {
-    return cropTransform(points, RECOGNIZER_INPUT_SIZE, { ...alignment.geometry, eyeToMouth: alignment.geometry.eyeToMouth * zoom });
+    return cropTransform(points, RECOGNIZER_INPUT_SIZE, {
+      ...alignment.geometry,
+      eyeToMouth: alignment.geometry.eyeToMouth * zoom,
+    });
   }
   // The mean face spans 1/(1 + 2·padding) of the crop; zooming scales that share.
   const padding = ((1 + 2 * alignment.padding) / zoom - 1) / 2;

@@ -27,7 +27,6 @@ const STAGES: ReadonlyArray<{ readonly name: string; readonly down: boolean }> =
   { name: 'conv256_down_out', down: true },
 ];
 
-
 /**
  * `@vladmandic/face-api`'s faceRecognitionNet as an ONNX model, built from the weights that ship in
  * that package (nothing is downloaded or generated ahead of time), for onnxruntime's native CPU
@@ -43,7 +42,9 @@ const STAGES: ReadonlyArray<{ readonly name: string; readonly down: boolean }> =
  * const session = await InferenceSession.create(faceRecognitionModel());
  */
 export function faceRecognitionModel(modelDir = faceApiModelDir()): Uint8Array {
-  const manifest = JSON.parse(readFileSync(join(modelDir, 'face_recognition_model-weights_manifest.json'), 'utf8')) as WeightGroup[];
+  const manifest = JSON.parse(
+    readFileSync(join(modelDir, 'face_recognition_model-weights_manifest.json'), 'utf8'),
+  ) as WeightGroup[];
   const graph = new RecognitionGraph(readTfjsWeights(modelDir, manifest));
   let x = graph.firstConv();
   x = graph.node('MaxPool', [x], { kernel_shape: [3, 3], strides: [2, 2] });
@@ -64,7 +65,13 @@ export function faceRecognitionModel(modelDir = faceApiModelDir()): Uint8Array {
       channels = out;
       size = Math.max(convSize, poolSize);
     } else {
-      const y = graph.conv(`${stage.name}/conv2`, graph.conv(`${stage.name}/conv1`, x, 1, 'same', true), 1, 'same', false);
+      const y = graph.conv(
+        `${stage.name}/conv2`,
+        graph.conv(`${stage.name}/conv1`, x, 1, 'same', true),
+        1,
+        'same',
+        false,
+      );
       x = graph.node('Relu', [graph.node('Add', [y, x])]);
     }
   }
@@ -107,17 +114,25 @@ class RecognitionGraph extends OnnxGraph {
       let shift = 0;
       for (let c = 0; c < inC; c++) {
         for (let k = 0; k < kh * kw; k++) {
-          const i = ((o * inC + c) * kh * kw) + k;
+          const i = (o * inC + c) * kh * kw + k;
           filters.values[i] = filters.values[i]! / 255;
           shift += filters.values[i]! * MEAN_RGB[c]!;
         }
       }
       bias[o] = bias[o]! - shift;
     }
-    const conv = this.node('Conv', [RECOGNITION_INPUT, this.floats('conv32_down/w', filters.dims, filters.values), this.floats('conv32_down/b', [outC], bias)], {
-      kernel_shape: [kh, kw],
-      strides: [2, 2],
-    });
+    const conv = this.node(
+      'Conv',
+      [
+        RECOGNITION_INPUT,
+        this.floats('conv32_down/w', filters.dims, filters.values),
+        this.floats('conv32_down/b', [outC], bias),
+      ],
+      {
+        kernel_shape: [kh, kw],
+        strides: [2, 2],
+      },
+    );
     return this.node('Relu', [conv]);
   }
 
@@ -125,12 +140,17 @@ class RecognitionGraph extends OnnxGraph {
   conv(prefix: string, x: string, stride: number, padding: 'same' | 'valid', relu: boolean): string {
     const { filters, bias } = this.#folded(prefix);
     const [outC, , kh, kw] = filters.dims;
-    if (padding === 'same' && stride !== 1) throw new Error('TF "same" padding is asymmetric at stride 2; not needed by this net');
-    const conv = this.node('Conv', [x, this.floats(`${prefix}/w`, filters.dims, filters.values), this.floats(`${prefix}/b`, [outC], bias)], {
-      kernel_shape: [kh, kw],
-      strides: [stride, stride],
-      pads: padding === 'same' ? [(kh - 1) / 2, (kw - 1) / 2, (kh - 1) / 2, (kw - 1) / 2] : [0, 0, 0, 0],
-    });
+    if (padding === 'same' && stride !== 1)
+      throw new Error('TF "same" padding is asymmetric at stride 2; not needed by this net');
+    const conv = this.node(
+      'Conv',
+      [x, this.floats(`${prefix}/w`, filters.dims, filters.values), this.floats(`${prefix}/b`, [outC], bias)],
+      {
+        kernel_shape: [kh, kw],
+        strides: [stride, stride],
+        pads: padding === 'same' ? [(kh - 1) / 2, (kw - 1) / 2, (kh - 1) / 2, (kw - 1) / 2] : [0, 0, 0, 0],
+      },
+    );
     return relu ? this.node('Relu', [conv]) : conv;
   }
 

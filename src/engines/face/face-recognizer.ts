@@ -1,7 +1,13 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { unitVector } from '../../lib/vectors.js';
 import { openCpuSession } from './onnx-session.js';
-import { faceRecognitionModel, RECOGNITION_DIMENSIONS, RECOGNITION_INPUT, RECOGNITION_INPUT_SIZE, RECOGNITION_OUTPUT } from './face-recognition-graph.js';
+import {
+  faceRecognitionModel,
+  RECOGNITION_DIMENSIONS,
+  RECOGNITION_INPUT,
+  RECOGNITION_INPUT_SIZE,
+  RECOGNITION_OUTPUT,
+} from './face-recognition-graph.js';
 
 /** Side of the square crop the recognition net reads. */
 export const RECOGNIZER_INPUT_SIZE = RECOGNITION_INPUT_SIZE;
@@ -50,7 +56,8 @@ export class FaceRecognizer {
     const outputs = await this.session.run({ [RECOGNITION_INPUT]: input });
     const output = outputs[RECOGNITION_OUTPUT];
     try {
-      if (output === undefined || !(output.data instanceof Float32Array)) throw new Error('the recognition graph returned no float embeddings');
+      if (output === undefined || !(output.data instanceof Float32Array))
+        throw new Error('the recognition graph returned no float embeddings');
       const flat = output.data;
       return crops.map((_, i) => unitVector(flat.subarray(i * RECOGNIZER_DIMENSIONS, (i + 1) * RECOGNIZER_DIMENSIONS)));
     } finally {

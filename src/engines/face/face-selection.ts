@@ -26,13 +26,20 @@ export type SubjectFace =
  * const subject = selectSubjectFace(analysis.faces);
  * if (!subject.ok) throw invalidValue(`probe: ${subject.message}`);
  */
-export function selectSubjectFace(faces: readonly FaceObservation[], rules: SubjectRules = DEFAULT_SUBJECT_RULES): SubjectFace {
+export function selectSubjectFace(
+  faces: readonly FaceObservation[],
+  rules: SubjectRules = DEFAULT_SUBJECT_RULES,
+): SubjectFace {
   if (faces.length === 0) return { ok: false, reason: 'no-face', message: 'no face found in the image' };
   const bySize = [...faces].sort((a, b) => b.box[2] - a.box[2]);
   const main = bySize[0]!;
   const competing = bySize.slice(1).filter((f) => f.box[2] >= rules.competingFaceRatio * main.box[2]);
   if (competing.length > 0) {
-    return { ok: false, reason: 'several-faces', message: `${competing.length + 1} faces found in the image; it must show one person` };
+    return {
+      ok: false,
+      reason: 'several-faces',
+      message: `${competing.length + 1} faces found in the image; it must show one person`,
+    };
   }
   const { rightEye, leftEye } = main.keyPoints;
   const interEyePixels = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
@@ -47,7 +54,12 @@ export function selectSubjectFace(faces: readonly FaceObservation[], rules: Subj
 }
 
 /** The spec's face detection modes (Doc 2: face liveness and face analysis). */
-export const FACE_DETECTION_MODES = ['FACE_ORDERING_BY_SIZE', 'FACE_ORDERING_BY_SCORE', 'DOMINANT_FACE_BY_SIZE', 'DOMINANT_FACE_BY_SCORE'] as const;
+export const FACE_DETECTION_MODES = [
+  'FACE_ORDERING_BY_SIZE',
+  'FACE_ORDERING_BY_SCORE',
+  'DOMINANT_FACE_BY_SIZE',
+  'DOMINANT_FACE_BY_SCORE',
+] as const;
 export type FaceDetectionMode = (typeof FACE_DETECTION_MODES)[number];
 
 /** Which detections a request accepts: face width bounds (shares of the shorter image side) and a confidence floor. */
@@ -74,7 +86,14 @@ export function scoreFloorOfSensitivity(sensitivity: number): number {
  * @example
  * const kept = withinDetectionBounds(analysis.faces, { minSize: 0.2, maxSize: 1, minScore: 0.3 }, analysis.width, analysis.height);
  */
-export function withinDetectionBounds<F extends Pick<FaceObservation, 'box' | 'score'>>(faces: readonly F[], bounds: DetectionBounds, width: number, height: number): F[] {
+export function withinDetectionBounds<F extends Pick<FaceObservation, 'box' | 'score'>>(
+  faces: readonly F[],
+  bounds: DetectionBounds,
+  width: number,
+  height: number,
+): F[] {
   const shorter = Math.min(width, height);
-  return faces.filter((f) => f.score >= bounds.minScore && f.box[2] >= bounds.minSize * shorter && f.box[2] <= bounds.maxSize * shorter);
+  return faces.filter(
+    (f) => f.score >= bounds.minScore && f.box[2] >= bounds.minSize * shorter && f.box[2] <= bounds.maxSize * shorter,
+  );
 }

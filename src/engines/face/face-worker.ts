@@ -5,7 +5,14 @@
 import { measureFaceQuality, type FaceQuality } from '../face-quality/face-quality.js';
 import { faceFrameMeasures, frameMeasures, type FaceFrameMeasures } from '../liveness/frame-measures.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
-import { DEFAULT_PIPELINE_CONFIG, FacePipeline, type EmbeddingOptions, type FaceObservation, type FacePipelineConfig, type StageTimings } from './face-pipeline.js';
+import {
+  DEFAULT_PIPELINE_CONFIG,
+  FacePipeline,
+  type EmbeddingOptions,
+  type FaceObservation,
+  type FacePipelineConfig,
+  type StageTimings,
+} from './face-pipeline.js';
 
 export interface AnalyzeTask {
   /** Encoded image bytes (JPEG, PNG, ...). */
@@ -35,7 +42,9 @@ export interface WorkerAnalysis {
   readonly qualityMs?: number;
 }
 
-export type AnalyzeOutcome = ({ readonly ok: true } & WorkerAnalysis) | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
+export type AnalyzeOutcome =
+  | ({ readonly ok: true } & WorkerAnalysis)
+  | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
 
 /** Worker data the pool passes at start. */
 export interface FaceWorkerData {
@@ -75,7 +84,10 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   }
   if (!task.quality) return { ...base, faces: measured, ...frameFields };
   const qualityStarted = performance.now();
-  measured = measured.map((face) => ({ ...face, quality: measureFaceQuality(image, face, { faceCount: faces.length }) }));
+  measured = measured.map((face) => ({
+    ...face,
+    quality: measureFaceQuality(image, face, { faceCount: faces.length }),
+  }));
   return { ...base, faces: measured, ...frameFields, qualityMs: performance.now() - qualityStarted };
 }
 

@@ -8,7 +8,9 @@ interface TfNode {
   readonly name: string;
   readonly op: string;
   readonly input?: string[];
-  readonly attr?: Readonly<Record<string, { readonly s?: string; readonly list?: { readonly i?: string[]; readonly s?: string[] } }>>;
+  readonly attr?: Readonly<
+    Record<string, { readonly s?: string; readonly list?: { readonly i?: string[]; readonly s?: string[] } }>
+  >;
 }
 
 interface GraphModelJson {
@@ -96,7 +98,9 @@ class Converter extends OnnxGraph {
         return set(this.#prelu(value(0), inputs[1] ?? ''));
       case 'MaxPool': {
         const kernel = ints(node, 'ksize');
-        return set(this.node('MaxPool', [value(0)], { kernel_shape: [kernel[1] ?? 1, kernel[2] ?? 1], ...spatial(node) }));
+        return set(
+          this.node('MaxPool', [value(0)], { kernel_shape: [kernel[1] ?? 1, kernel[2] ?? 1], ...spatial(node) }),
+        );
       }
       case 'Pad': {
         // TF: [[n0, n1], [h0, h1], [w0, w1], [c0, c1]]; ONNX NCHW: [n0, c0, h0, w0, n1, c1, h1, w1].
@@ -106,7 +110,9 @@ class Converter extends OnnxGraph {
       }
       case 'Reshape': {
         const nhwc = this.node('Transpose', [value(0)], { perm: NCHW_TO_NHWC });
-        return set(this.node('Reshape', [nhwc, this.int64s(`${node.name}/shape`, Array.from(this.#ints(inputs[1] ?? '')))]));
+        return set(
+          this.node('Reshape', [nhwc, this.int64s(`${node.name}/shape`, Array.from(this.#ints(inputs[1] ?? '')))]),
+        );
       }
       case 'Identity':
         this.outputs.push(this.node('Identity', [value(0)], {}, node.name));
@@ -117,7 +123,11 @@ class Converter extends OnnxGraph {
   }
 
   encodeModel(inputShape: readonly number[]): Uint8Array {
-    return this.encode('graph-model', [{ name: INPUT, shape: inputShape }], this.outputs.map((name) => ({ name })));
+    return this.encode(
+      'graph-model',
+      [{ name: INPUT, shape: inputShape }],
+      this.outputs.map((name) => ({ name })),
+    );
   }
 
   /** A (depthwise) conv: filters [kh, kw, in, out|multiplier] to ONNX [out, in/group, kh, kw], fused bias and activation. */
@@ -128,8 +138,13 @@ class Converter extends OnnxGraph {
     const inC = w.shape[2] ?? 0;
     const fused = (node.attr?.['fused_ops']?.list?.s ?? []).map(decode);
     const operands = [x, this.floats(`${node.name}/W`, filters.dims, filters.values)];
-    if (fused.includes('BiasAdd')) operands.push(this.floats(`${node.name}/B`, [out], this.#floats(inputs[2] ?? '').values));
-    let y = this.node('Conv', operands, { kernel_shape: [kh, kw], ...spatial(node), ...(depthwise ? { group: inC } : {}) });
+    if (fused.includes('BiasAdd'))
+      operands.push(this.floats(`${node.name}/B`, [out], this.#floats(inputs[2] ?? '').values));
+    let y = this.node('Conv', operands, {
+      kernel_shape: [kh, kw],
+      ...spatial(node),
+      ...(depthwise ? { group: inC } : {}),
+    });
     for (const op of fused.filter((f) => f !== 'BiasAdd')) {
       if (op === 'Relu') y = this.node('Relu', [y]);
       else if (op === 'Prelu') y = this.#prelu(y, inputs[3] ?? '');
@@ -161,7 +176,8 @@ class Converter extends OnnxGraph {
 function spatial(node: TfNode): Record<string, AttributeValue> {
   const strides = ints(node, 'strides');
   const padding = decode(node.attr?.['padding']?.s ?? '');
-  if (padding !== 'SAME' && padding !== 'VALID') throw new GraphModelConversionError(`${node.name}: padding ${padding} is not supported`);
+  if (padding !== 'SAME' && padding !== 'VALID')
+    throw new GraphModelConversionError(`${node.name}: padding ${padding} is not supported`);
   const dilations = ints(node, 'dilations');
   if (dilations.some((d) => d !== 1)) throw new GraphModelConversionError(`${node.name}: dilations are not supported`);
   return { strides: [strides[1] ?? 1, strides[2] ?? 1], ...(padding === 'SAME' ? { auto_pad: 'SAME_UPPER' } : {}) };

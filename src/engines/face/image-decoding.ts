@@ -24,7 +24,10 @@ export const DEFAULT_DECODE_OPTIONS: DecodeOptions = { maxInputPixels: 50_000_00
  * const image = await decodeImage(Buffer.from(body.image.data, 'base64'));
  * image.width; image.height; image.data.length === image.width * image.height * 3;
  */
-export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = DEFAULT_DECODE_OPTIONS): Promise<RgbImage> {
+export async function decodeImage(
+  bytes: Uint8Array,
+  options: DecodeOptions = DEFAULT_DECODE_OPTIONS,
+): Promise<RgbImage> {
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'error' })
       .autoOrient()
@@ -34,11 +37,20 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = DE
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new ImageDecodeError(`expected 3 colour channels after decoding, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    if (info.channels !== 3)
+      throw new ImageDecodeError(`expected 3 colour channels after decoding, got ${info.channels}`);
+    return {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      width: info.width,
+      height: info.height,
+    };
   } catch (error) {
     if (error instanceof ImageDecodeError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ImageDecodeError(/pixel limit/i.test(reason) ? `image is larger than ${options.maxInputPixels} pixels` : 'data is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF)');
+    throw new ImageDecodeError(
+      /pixel limit/i.test(reason)
+        ? `image is larger than ${options.maxInputPixels} pixels`
+        : 'data is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF)',
+    );
   }
 }

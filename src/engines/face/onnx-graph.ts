@@ -27,9 +27,20 @@ export class OnnxGraph {
   #count = 0;
 
   /** Adds a node; returns its output's name (`output`, or a fresh one). */
-  node(opType: string, inputs: readonly string[], attributes: Readonly<Record<string, AttributeValue>> = {}, output?: string): string {
+  node(
+    opType: string,
+    inputs: readonly string[],
+    attributes: Readonly<Record<string, AttributeValue>> = {},
+    output?: string,
+  ): string {
     const name = output ?? `${opType.toLowerCase()}_${this.#count++}`;
-    this.#nodes.push({ opType, input: [...inputs], output: [name], name, attribute: Object.entries(attributes).map(([key, value]) => attribute(key, value)) });
+    this.#nodes.push({
+      opType,
+      input: [...inputs],
+      output: [name],
+      name,
+      attribute: Object.entries(attributes).map(([key, value]) => attribute(key, value)),
+    });
     return name;
   }
 
@@ -42,7 +53,12 @@ export class OnnxGraph {
 
   /** An int64 vector constant (shapes, pads); returns its name. */
   int64s(name: string, values: readonly number[]): string {
-    this.#initializers.push({ name, dims: [values.length], dataType: onnx.TensorProto.DataType.INT64, int64Data: [...values] });
+    this.#initializers.push({
+      name,
+      dims: [values.length],
+      dataType: onnx.TensorProto.DataType.INT64,
+      int64Data: [...values],
+    });
     return name;
   }
 
@@ -53,7 +69,9 @@ export class OnnxGraph {
       type: {
         tensorType: {
           elemType: onnx.TensorProto.DataType.FLOAT,
-          ...(value.shape ? { shape: { dim: value.shape.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } : {}),
+          ...(value.shape
+            ? { shape: { dim: value.shape.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } }
+            : {}),
         },
       },
     });
@@ -61,7 +79,13 @@ export class OnnxGraph {
       irVersion: 8,
       producerName: 'veriport',
       opsetImport: [{ domain: '', version: 17 }],
-      graph: { name: graphName, node: this.#nodes, initializer: this.#initializers, input: inputs.map(valueInfo), output: outputs.map(valueInfo) },
+      graph: {
+        name: graphName,
+        node: this.#nodes,
+        initializer: this.#initializers,
+        input: inputs.map(valueInfo),
+        output: outputs.map(valueInfo),
+      },
     });
     return onnx.ModelProto.encode(model).finish();
   }

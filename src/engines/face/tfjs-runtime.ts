@@ -42,7 +42,9 @@ function fileModelHandler(modelPath: string): tf.io.IOHandler {
       const json = JSON.parse(await readFile(modelPath, 'utf8')) as tf.io.ModelJSON;
       return tf.io.getModelArtifactsForJSON(json, async (manifest) => {
         const specs = manifest.flatMap((group) => group.weights);
-        const shards = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(join(dirname(modelPath), p)))));
+        const shards = await Promise.all(
+          manifest.flatMap((group) => group.paths.map((p) => readFile(join(dirname(modelPath), p)))),
+        );
         const weights = Buffer.concat(shards);
         return [specs, weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)];
       });

@@ -67,7 +67,8 @@ function decodeFloats(data: Buffer, offset: number, spec: WeightSpec, values: Fl
   }
   if ((q.dtype === 'uint8' || q.dtype === 'uint16') && q.scale !== undefined && q.min !== undefined) {
     const bytes = q.dtype === 'uint8' ? 1 : 2;
-    for (let i = 0; i < size; i++) values[i] = (bytes === 1 ? data.readUInt8(offset + i) : data.readUInt16LE(offset + i * 2)) * q.scale + q.min;
+    for (let i = 0; i < size; i++)
+      values[i] = (bytes === 1 ? data.readUInt8(offset + i) : data.readUInt16LE(offset + i * 2)) * q.scale + q.min;
     return size * bytes;
   }
   throw new Error(`weight '${spec.name}': quantisation ${q.dtype} is not supported`);

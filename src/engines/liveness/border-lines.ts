@@ -36,7 +36,11 @@ export function framingPlane(luma: LumaPlane): LumaPlane {
  * @example
  * framingSides(framingPlane(lumaPlane(image)), image.width, face.box); // 4 for a face shown inside a phone held upright
  */
-export function framingSides(plane: LumaPlane, frameWidth: number, box: readonly [number, number, number, number]): number {
+export function framingSides(
+  plane: LumaPlane,
+  frameWidth: number,
+  box: readonly [number, number, number, number],
+): number {
   const scale = plane.width / frameWidth;
   const { width, height, data: luma } = plane;
   const [bx, by, bw, bh] = box.map((v) => v * scale) as [number, number, number, number];
@@ -46,7 +50,12 @@ export function framingSides(plane: LumaPlane, frameWidth: number, box: readonly
   const vertical = (x: number) => longestRun(height, (y) => isEdge(luma, width, height, x, y, 'vertical'));
   const rows = (from: number, to: number) => range(from, to, height).some((y) => horizontal(y) >= minLength);
   const columns = (from: number, to: number) => range(from, to, width).some((x) => vertical(x) >= minLength);
-  return [rows(by - reach, by - 1), rows(by + bh + 1, by + bh + reach), columns(bx - reach, bx - 1), columns(bx + bw + 1, bx + bw + reach)].filter(Boolean).length;
+  return [
+    rows(by - reach, by - 1),
+    rows(by + bh + 1, by + bh + reach),
+    columns(bx - reach, bx - 1),
+    columns(bx + bw + 1, bx + bw + reach),
+  ].filter(Boolean).length;
 }
 
 function range(from: number, to: number, limit: number): number[] {
@@ -56,7 +65,14 @@ function range(from: number, to: number, limit: number): number[] {
 }
 
 /** An edge pixel whose gradient points across the line: vertical gradient for a horizontal line. */
-function isEdge(luma: Float32Array, width: number, height: number, x: number, y: number, line: 'horizontal' | 'vertical'): boolean {
+function isEdge(
+  luma: Float32Array,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  line: 'horizontal' | 'vertical',
+): boolean {
   if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) return false;
   const i = y * width + x;
   const nw = luma[i - width - 1]!;

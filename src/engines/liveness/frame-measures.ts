@@ -33,7 +33,11 @@ export interface FaceFrameMeasures {
  * const measures = faceFrameMeasures(image, subject.face, frameMeasures(image));
  * padScore(measures.padFeatures);
  */
-export function faceFrameMeasures(image: RgbImage, face: PadFace & { readonly keyPoints: FaceKeyPoints }, frame: FrameMeasures): FaceFrameMeasures {
+export function faceFrameMeasures(
+  image: RgbImage,
+  face: PadFace & { readonly keyPoints: FaceKeyPoints },
+  frame: FrameMeasures,
+): FaceFrameMeasures {
   const crop = padCrop(image, face);
   const { features, signals } = analyzeCrop(crop, PAD_CROP_SIZE);
   const cropLuma = lumaPlane({ data: crop, width: PAD_CROP_SIZE, height: PAD_CROP_SIZE });

@@ -42,8 +42,40 @@ export const DEFAULT_MODES: Readonly<Record<IadSignalName, SignalMode>> = {
 };
 
 // Names virtual-camera drivers and emulators report as device brand or model (lower case, substrings).
-const VIRTUAL_CAMERAS = ['obs virtual', 'obs-camera', 'manycam', 'xsplit', 'snap camera', 'e2esoft', 'vcam', 'camtwist', 'splitcam', 'droidcam', 'epoccam', 'virtual camera', 'virtualcam', 'fake webcam', 'v4l2loopback'];
-const EMULATORS = ['sdk_gphone', 'android sdk built for', 'google_sdk', 'emulator', 'simulator', 'genymotion', 'bluestacks', 'noxplayer', 'nox player', 'ldplayer', 'memu', 'andy os', 'goldfish', 'ranchu', 'vbox86'];
+const VIRTUAL_CAMERAS = [
+  'obs virtual',
+  'obs-camera',
+  'manycam',
+  'xsplit',
+  'snap camera',
+  'e2esoft',
+  'vcam',
+  'camtwist',
+  'splitcam',
+  'droidcam',
+  'epoccam',
+  'virtual camera',
+  'virtualcam',
+  'fake webcam',
+  'v4l2loopback',
+];
+const EMULATORS = [
+  'sdk_gphone',
+  'android sdk built for',
+  'google_sdk',
+  'emulator',
+  'simulator',
+  'genymotion',
+  'bluestacks',
+  'noxplayer',
+  'nox player',
+  'ldplayer',
+  'memu',
+  'andy os',
+  'goldfish',
+  'ranchu',
+  'vbox86',
+];
 
 /**
  * Frames whose whole picture and face crop change by less than this (mean absolute difference of
@@ -72,7 +104,10 @@ export interface SignalInputs {
  * const signals = iadSignals(inputs, config.iadModes);
  * signals.image_similarity_detection; // { status: 'FAIL', mode: 'DECISIONING' } for a repeated still
  */
-export function iadSignals(inputs: SignalInputs, overrides: ReadonlyMap<string, SignalMode>): Record<IadSignalName, IadSignal> {
+export function iadSignals(
+  inputs: SignalInputs,
+  overrides: ReadonlyMap<string, SignalMode>,
+): Record<IadSignalName, IadSignal> {
   const status: Record<IadSignalName, SignalStatus> = {
     code_injection_detection: 'ERROR',
     emulator_detection: nameCheck(inputs.deviceNames, EMULATORS),
@@ -86,7 +121,8 @@ export function iadSignals(inputs: SignalInputs, overrides: ReadonlyMap<string, 
     virtual_camera_detection: nameCheck(inputs.deviceNames, VIRTUAL_CAMERAS),
   };
   const out = {} as Record<IadSignalName, IadSignal>;
-  for (const name of Object.keys(status) as IadSignalName[]) out[name] = { status: status[name], mode: overrides.get(name) ?? DEFAULT_MODES[name] };
+  for (const name of Object.keys(status) as IadSignalName[])
+    out[name] = { status: status[name], mode: overrides.get(name) ?? DEFAULT_MODES[name] };
   return out;
 }
 
@@ -126,7 +162,10 @@ export const MIN_FRAME_DETAIL = 0.25;
  * camera pipeline could lower it too, and no recorded injections were at hand (docs/liveness.md).
  */
 function spectralDetail(inputs: SignalInputs): SignalStatus {
-  const details = inputs.frames.map((f) => f.frameDetail).filter((d): d is number => d !== undefined).sort((a, b) => a - b);
+  const details = inputs.frames
+    .map((f) => f.frameDetail)
+    .filter((d): d is number => d !== undefined)
+    .sort((a, b) => a - b);
   if (details.length === 0) return 'ERROR';
   return details[Math.floor(details.length / 2)]! < MIN_FRAME_DETAIL ? 'FAIL' : 'PASS';
 }

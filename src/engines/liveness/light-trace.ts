@@ -30,7 +30,8 @@ export const LIGHT_TRACE_LIMITS = { passCorrelation: 0.6, failCorrelation: 0.2, 
  * // { correlation: ~1, amplitude: ~0.03 }
  */
 export function lightTrace(face: readonly Rgb[], screen: readonly Rgb[]): LightTrace {
-  if (face.length !== screen.length || face.length < 2) throw new RangeError('one screen colour per face colour, at least two frames');
+  if (face.length !== screen.length || face.length < 2)
+    throw new RangeError('one screen colour per face colour, at least two frames');
   const faceChroma = centred(face.map(chromaticity));
   const screenChroma = centred(screen.map(chromaticity));
   let dot = 0;

@@ -87,29 +87,57 @@ export async function parseLivenessRequest(
   const faceMinSize = fraction(data.face_detection_min_size, 0, LivenessCode.minSizeRange, 'face_detection_min_size');
   const faceMaxSize = fraction(data.face_detection_max_size, 1, LivenessCode.maxSizeRange, 'face_detection_max_size');
   if (faceMinSize > faceMaxSize) {
-    throw new LivenessInputError(LivenessCode.minAboveMax, `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`);
+    throw new LivenessInputError(
+      LivenessCode.minAboveMax,
+      `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`,
+    );
   }
-  const sensitivity = fraction(data.face_detection_sensitivity, 1, LivenessCode.sensitivityRange, 'face_detection_sensitivity');
+  const sensitivity = fraction(
+    data.face_detection_sensitivity,
+    1,
+    LivenessCode.sensitivityRange,
+    'face_detection_sensitivity',
+  );
   fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
-  if (data.face_detection_mode !== undefined && !(FACE_DETECTION_MODES as readonly string[]).includes(data.face_detection_mode)) {
-    throw new LivenessInputError(LivenessCode.detectionMode, `face_detection_mode must be one of ${FACE_DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`);
+  if (
+    data.face_detection_mode !== undefined &&
+    !(FACE_DETECTION_MODES as readonly string[]).includes(data.face_detection_mode)
+  ) {
+    throw new LivenessInputError(
+      LivenessCode.detectionMode,
+      `face_detection_mode must be one of ${FACE_DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`,
+    );
   }
   const rotation = data.rotation ?? 0;
   if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) {
     throw new LivenessInputError(LivenessCode.rotation, `rotation must be 0, 90, 180 or 270 (got ${rotation})`);
   }
   const lightTraceMode = data.intelligentLiveness?.lightTraceMode ?? 'NORMAL';
-  if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT') throw new LivenessInputError(LivenessCode.invalidValue, `intelligentLiveness.lightTraceMode must be NORMAL or STRICT (got '${lightTraceMode}')`);
+  if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT')
+    throw new LivenessInputError(
+      LivenessCode.invalidValue,
+      `intelligentLiveness.lightTraceMode must be NORMAL or STRICT (got '${lightTraceMode}')`,
+    );
 
   if (data.frames.length < workflow.minFrames || data.frames.length > MAX_FRAMES) {
-    throw new LivenessInputError(LivenessCode.invalidValue, `workflow ${workflow.name} takes ${workflow.minFrames} to ${MAX_FRAMES} frames (got ${data.frames.length})`);
+    throw new LivenessInputError(
+      LivenessCode.invalidValue,
+      `workflow ${workflow.name} takes ${workflow.minFrames} to ${MAX_FRAMES} frames (got ${data.frames.length})`,
+    );
   }
   let previous = -Infinity;
   data.frames.forEach((frame, i) => {
     if (!Number.isFinite(frame.timestamp) || frame.timestamp < 0 || frame.timestamp < previous) {
-      throw new LivenessInputError(LivenessCode.timestampInvalid, `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`);
+      throw new LivenessInputError(
+        LivenessCode.timestampInvalid,
+        `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`,
+      );
     }
-    if (frame.timestamp === previous) throw new LivenessInputError(LivenessCode.interframeTime, `frames[${i}]: the time between frames must be greater than 0`);
+    if (frame.timestamp === previous)
+      throw new LivenessInputError(
+        LivenessCode.interframeTime,
+        `frames[${i}]: the time between frames must be greater than 0`,
+      );
     previous = frame.timestamp;
   });
 
@@ -118,9 +146,13 @@ export async function parseLivenessRequest(
   for (const [i, frame] of data.frames.entries()) {
     const bytes = readFrame(frame.data, `frames[${i}].data`);
     const header = await imageHeader(bytes, i);
-    const [width, height] = rotation === 90 || rotation === 270 ? [header.height, header.width] : [header.width, header.height];
+    const [width, height] =
+      rotation === 90 || rotation === 270 ? [header.height, header.width] : [header.width, header.height];
     if (size && (size.width !== width || size.height !== height)) {
-      throw new LivenessInputError(LivenessCode.sizesDiffer, `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`);
+      throw new LivenessInputError(
+        LivenessCode.sizesDiffer,
+        `frames[${i}] is ${width}×${height}; every frame must match the first (${size.width}×${size.height})`,
+      );
     }
     size = { width, height };
     const tags = Array.isArray(frame.tags) ? frame.tags : [];
@@ -129,7 +161,10 @@ export async function parseLivenessRequest(
   if (workflow.method === 'charlie') {
     const colours = frames.map((f) => f.screenColour).filter((c): c is Rgb => c !== undefined);
     if (colours.length < 3 || new Set(colours.map((c) => c.join(','))).size < 2) {
-      throw new LivenessInputError(LivenessCode.invalidValue, `workflow ${workflow.name} needs at least 3 frames tagged with the screen colour (SCREEN_COLOR_RRGGBB or SCREEN_RED/GREEN/BLUE/WHITE), in at least 2 colours`);
+      throw new LivenessInputError(
+        LivenessCode.invalidValue,
+        `workflow ${workflow.name} needs at least 3 frames tagged with the screen colour (SCREEN_COLOR_RRGGBB or SCREEN_RED/GREEN/BLUE/WHITE), in at least 2 colours`,
+      );
     }
   }
   const deviceNames = ['client_device_brand', 'client_device_model', 'client_os_version', 'client_version']
@@ -153,29 +188,43 @@ export async function parseLivenessRequest(
 /** Format and size from the image header: JPEG and PNG are accepted. */
 async function imageHeader(bytes: Buffer, index: number): Promise<{ width: number; height: number }> {
   const format = sniffFormat(bytes);
-  if (format === undefined) throw new LivenessInputError(LivenessCode.imageDataInvalid, `frames[${index}].data is not image data`);
-  if (format !== 'jpeg' && format !== 'png') throw new LivenessInputError(LivenessCode.imageFormat, `frames[${index}] is ${format.toUpperCase()}; frames must be JPEG or PNG`);
+  if (format === undefined)
+    throw new LivenessInputError(LivenessCode.imageDataInvalid, `frames[${index}].data is not image data`);
+  if (format !== 'jpeg' && format !== 'png')
+    throw new LivenessInputError(
+      LivenessCode.imageFormat,
+      `frames[${index}] is ${format.toUpperCase()}; frames must be JPEG or PNG`,
+    );
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
   } catch {
-    throw new LivenessInputError(LivenessCode.unparsableImage, `frames[${index}]: the ${format.toUpperCase()} data could not be parsed`);
+    throw new LivenessInputError(
+      LivenessCode.unparsableImage,
+      `frames[${index}]: the ${format.toUpperCase()} data could not be parsed`,
+    );
   }
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
-  if (!width || !height) throw new LivenessInputError(LivenessCode.unparsableImage, `frames[${index}]: the image has no size`);
+  if (!width || !height)
+    throw new LivenessInputError(LivenessCode.unparsableImage, `frames[${index}]: the image has no size`);
   if (Math.min(width, height) < MIN_SIDE || Math.max(width, height) > MAX_SIDE) {
-    throw new LivenessInputError(LivenessCode.imageSizeInvalid, `frames[${index}] is ${width}×${height}; frames must be ${MIN_SIDE} to ${MAX_SIDE} pixels a side (480×640 recommended)`);
+    throw new LivenessInputError(
+      LivenessCode.imageSizeInvalid,
+      `frames[${index}] is ${width}×${height}; frames must be ${MIN_SIDE} to ${MAX_SIDE} pixels a side (480×640 recommended)`,
+    );
   }
   return { width, height };
 }
 
 function sniffFormat(b: Buffer): string | undefined {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (b.length >= 4 && b.toString('latin1', 0, 4) === 'GIF8') return 'gif';
   if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\u0000' || b.toString('latin1', 0, 4) === 'MM\u0000*')) return 'tiff';
+  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\u0000' || b.toString('latin1', 0, 4) === 'MM\u0000*'))
+    return 'tiff';
   if (b.length >= 2 && b.toString('latin1', 0, 2) === 'BM') return 'bmp';
   return undefined;
 }

@@ -13,10 +13,13 @@ export interface LumaPlane {
  * @example
  * const luma = lumaPlane(image); // computed once per frame, then shared by every frame measure
  */
-export function lumaPlane(image: { readonly data: ArrayLike<number>; readonly width: number; readonly height: number } | RgbImage): LumaPlane {
+export function lumaPlane(
+  image: { readonly data: ArrayLike<number>; readonly width: number; readonly height: number } | RgbImage,
+): LumaPlane {
   const { data, width, height } = image;
   const out = new Float32Array(width * height);
-  for (let i = 0; i < out.length; i++) out[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
+  for (let i = 0; i < out.length; i++)
+    out[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
   return { data: out, width, height };
 }
 
@@ -30,7 +33,9 @@ export function boxDownscale(plane: LumaPlane, width: number, height: number): L
   const sums = new Float64Array(width * height);
   const counts = new Uint32Array(width * height);
   // Output column of every source x, computed once rather than per pixel.
-  const columnOf = Uint32Array.from({ length: plane.width }, (_, x) => Math.min(width - 1, Math.floor((x * width) / plane.width)));
+  const columnOf = Uint32Array.from({ length: plane.width }, (_, x) =>
+    Math.min(width - 1, Math.floor((x * width) / plane.width)),
+  );
   for (let y = 0; y < plane.height; y++) {
     const rowCell = Math.min(height - 1, Math.floor((y * height) / plane.height)) * width;
     for (let x = 0; x < plane.width; x++) {

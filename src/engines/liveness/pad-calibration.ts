@@ -9,7 +9,8 @@ import { loadPadModel, type PadModel } from './pad-classifier.js';
  */
 export function padThreshold(targetBpcer: number, model: PadModel = loadPadModel()): number {
   const live = model.heldOutScores.live;
-  if (live.length === 0) throw new Error('pad-model.json holds no held-out live scores: retrain it (npm run eval -- train-pad)');
+  if (live.length === 0)
+    throw new Error('pad-model.json holds no held-out live scores: retrain it (npm run eval -- train-pad)');
   const index = Math.min(live.length - 1, Math.max(0, Math.floor(targetBpcer * live.length)));
   return live[index]!;
 }

@@ -68,7 +68,11 @@ export interface LogisticOptions {
  * const fit = fitLogistic(rows, labels, { l2: 1 });
  * const p = sigmoid(fit.bias + dot(fit.weights, row));
  */
-export function fitLogistic(x: readonly ArrayLike<number>[], y: readonly number[], options: LogisticOptions): LogisticFit {
+export function fitLogistic(
+  x: readonly ArrayLike<number>[],
+  y: readonly number[],
+  options: LogisticOptions,
+): LogisticFit {
   const n = x.length;
   if (n === 0 || y.length !== n) throw new RangeError('fitLogistic needs as many labels as rows, and at least one row');
   const d = x[0]!.length;
@@ -139,7 +143,6 @@ export function fitLogistic(x: readonly ArrayLike<number>[], y: readonly number[
   return { weights: theta.slice(0, d), bias: theta[d]!, iterations, converged };
 }
 
-
 export interface Standardiser {
   readonly mean: Float64Array;
   readonly std: Float64Array;
@@ -156,7 +159,10 @@ export function fitStandardiser(x: readonly ArrayLike<number>[]): Standardiser {
   return { mean, std };
 }
 
-export function standardise(row: ArrayLike<number>, s: { readonly mean: ArrayLike<number>; readonly std: ArrayLike<number> }): Float64Array {
+export function standardise(
+  row: ArrayLike<number>,
+  s: { readonly mean: ArrayLike<number>; readonly std: ArrayLike<number> },
+): Float64Array {
   const out = new Float64Array(row.length);
   for (let j = 0; j < row.length; j++) out[j] = (row[j]! - s.mean[j]!) / s.std[j]!;
   return out;
@@ -186,12 +192,28 @@ export function trainPadWeights(x: readonly ArrayLike<number>[], y: readonly num
     y,
     { l2 },
   );
-  return { mean: [...s.mean], std: [...s.std], weights: [...fit.weights], bias: fit.bias, l2, converged: fit.converged };
+  return {
+    mean: [...s.mean],
+    std: [...s.std],
+    weights: [...fit.weights],
+    bias: fit.bias,
+    l2,
+    converged: fit.converged,
+  };
 }
 
 /** P(positive class) of a raw feature row under standardisation + logistic weights. */
-export function scoreWith(model: { readonly mean: ArrayLike<number>; readonly std: ArrayLike<number>; readonly weights: ArrayLike<number>; readonly bias: number }, features: ArrayLike<number>): number {
-  if (features.length !== model.weights.length) throw new RangeError(`expected ${model.weights.length} PAD features, got ${features.length}`);
+export function scoreWith(
+  model: {
+    readonly mean: ArrayLike<number>;
+    readonly std: ArrayLike<number>;
+    readonly weights: ArrayLike<number>;
+    readonly bias: number;
+  },
+  features: ArrayLike<number>,
+): number {
+  if (features.length !== model.weights.length)
+    throw new RangeError(`expected ${model.weights.length} PAD features, got ${features.length}`);
   let z = model.bias;
   for (let j = 0; j < features.length; j++) z += model.weights[j]! * ((features[j]! - model.mean[j]!) / model.std[j]!);
   return sigmoid(z);
@@ -213,13 +235,16 @@ export function loadPadModel(): PadModel {
   if (loaded) return loaded;
   const model = modelJson as unknown as PadModel;
   if (model.featureVersion !== PAD_FEATURE_VERSION) {
-    throw new Error(`pad-model.json was trained on ${model.featureVersion}, this build computes ${PAD_FEATURE_VERSION}: retrain it (eval/train-pad.ts)`);
+    throw new Error(
+      `pad-model.json was trained on ${model.featureVersion}, this build computes ${PAD_FEATURE_VERSION}: retrain it (eval/train-pad.ts)`,
+    );
   }
   const d = PAD_FEATURE_NAMES.length;
   if (model.featureNames.length !== d || model.featureNames.some((name, i) => name !== PAD_FEATURE_NAMES[i])) {
     throw new Error('pad-model.json names other features than padFeatures computes: retrain it (eval/train-pad.ts)');
   }
-  if (model.weights.length !== d || model.mean.length !== d || model.std.length !== d) throw new Error('pad-model.json: weight vectors do not match its feature list');
+  if (model.weights.length !== d || model.mean.length !== d || model.std.length !== d)
+    throw new Error('pad-model.json: weight vectors do not match its feature list');
   loaded = model;
   return model;
 }

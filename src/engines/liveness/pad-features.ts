@@ -15,7 +15,14 @@
  * (printer inks and screen primaries cannot reproduce skin tones exactly) and adds flat specular
  * reflections of the room lights on glossy paper or glass.
  */
-import { areaSupersampling, cropTransform, sampleCrop, type CropGeometry, type CropTransform, type FaceKeyPoints } from '../face/face-alignment.js';
+import {
+  areaSupersampling,
+  cropTransform,
+  sampleCrop,
+  type CropGeometry,
+  type CropTransform,
+  type FaceKeyPoints,
+} from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
 
 /** Bumped whenever a feature's definition changes: a model is only valid for the version it was trained on. */
@@ -150,7 +157,13 @@ export function padCrop(image: RgbImage, face: PadFace): Float32Array {
   const transform: CropTransform =
     Number.isFinite(eyeToMouth) && eyeToMouth >= 0.1 * Math.max(bw, bh, 1)
       ? cropTransform(face.keyPoints, size, PAD_CROP_GEOMETRY)
-      : { size, a: Math.max(bw, bh, 1) / size, b: 0, tx: bx + bw / 2 - (Math.max(bw, bh, 1) / 2), ty: by + bh / 2 - Math.max(bw, bh, 1) / 2 };
+      : {
+          size,
+          a: Math.max(bw, bh, 1) / size,
+          b: 0,
+          tx: bx + bw / 2 - Math.max(bw, bh, 1) / 2,
+          ty: by + bh / 2 - Math.max(bw, bh, 1) / 2,
+        };
   // A large face is averaged down, so its fine texture does not alias into false high frequencies or moiré.
   return sampleCrop(image, transform, false, areaSupersampling(transform));
 }
@@ -161,7 +174,9 @@ export function padCrop(image: RgbImage, face: PadFace): Float32Array {
  */
 export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
   if (crop.length !== size * size * 3 || size < 16 || (size & (size - 1)) !== 0) {
-    throw new RangeError(`a PAD crop must be size×size×3 with size a power of two ≥ 16 (got ${crop.length} values, size ${size})`);
+    throw new RangeError(
+      `a PAD crop must be size×size×3 with size a power of two ≥ 16 (got ${crop.length} values, size ${size})`,
+    );
   }
   const planes = colourPlanes(crop, size);
   const lumaSpectrum = powerSpectrum(planes.y, size);
@@ -185,7 +200,17 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
   put(bands.map((share) => Math.log10(share + 1e-6)));
   put([spectralSlope(lumaSpectrum, size), moire, chromaMoire]);
   put([sharp.laplacian, sharp.fineToCoarse]);
-  put([colour.cbMean, colour.crMean, colour.cbStd, colour.crStd, colour.satMean, colour.satStd, colour.hueSpread, colour.lumaContrast, colour.lumaSkew]);
+  put([
+    colour.cbMean,
+    colour.crMean,
+    colour.cbStd,
+    colour.crStd,
+    colour.satMean,
+    colour.satStd,
+    colour.hueSpread,
+    colour.lumaContrast,
+    colour.lumaSkew,
+  ]);
   // Shares of rare pixels are heavy-tailed (mostly ~0, sometimes 0.2): the square root evens them out for a linear model.
   put([Math.sqrt(specular.clipped), Math.sqrt(specular.white), Math.sqrt(specular.dark), specular.highlightRange]);
   if (at !== features.length) throw new Error(`PAD feature count mismatch: wrote ${at}, named ${features.length}`);
@@ -267,7 +292,10 @@ function uniformLbpHistogram(plane: Float64Array, size: number, radius: number):
   const offsets = Array.from({ length: 8 }, (_, p) => {
     const angle = (2 * Math.PI * p) / 8;
     // Rounded to 1e-9 so that cos(π/2) etc. are exactly 0 and axis neighbours are read without interpolation.
-    return [Math.round(radius * Math.cos(angle) * 1e9) / 1e9, Math.round(-radius * Math.sin(angle) * 1e9) / 1e9] as const;
+    return [
+      Math.round(radius * Math.cos(angle) * 1e9) / 1e9,
+      Math.round(-radius * Math.sin(angle) * 1e9) / 1e9,
+    ] as const;
   });
   const histogram = new Float64Array(LBP_BINS);
   const margin = Math.ceil(radius);
@@ -325,7 +353,8 @@ function powerSpectrum(plane: Float64Array, size: number): Float64Array {
   for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / size);
   const re = new Float64Array(n);
   const im = new Float64Array(n);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) re[y * size + x] = (plane[y * size + x]! - mean) * window[x]! * window[y]!;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) re[y * size + x] = (plane[y * size + x]! - mean) * window[x]! * window[y]!;
   fft2d(re, im, size);
   const power = new Float64Array(n);
   for (let i = 0; i < n; i++) power[i] = (re[i]! * re[i]! + im[i]! * im[i]!) / n;
@@ -363,7 +392,8 @@ function fft2d(re: Float64Array, im: Float64Array, size: number): void {
 /** In-place iterative radix-2 Cooley–Tukey FFT (length a power of two). */
 export function fft1d(re: Float64Array, im: Float64Array): void {
   const n = re.length;
-  if ((n & (n - 1)) !== 0 || im.length !== n) throw new RangeError('fft1d needs two arrays of the same power-of-two length');
+  if ((n & (n - 1)) !== 0 || im.length !== n)
+    throw new RangeError('fft1d needs two arrays of the same power-of-two length');
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
@@ -663,5 +693,10 @@ function specularStatistics(planes: Planes): { clipped: number; white: number; d
     }
     return 255;
   };
-  return { clipped: clipped / n, white: white / n, dark: dark / n, highlightRange: (percentile(0.99) - percentile(0.5)) / 255 };
+  return {
+    clipped: clipped / n,
+    white: white / n,
+    dark: dark / n,
+    highlightRange: (percentile(0.99) - percentile(0.5)) / 255,
+  };
 }

@@ -3,7 +3,12 @@ import { faceCalibration } from '../face/face-calibration.js';
 import type { FaceEngine } from '../face/face-engine.js';
 import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
 import type { CropView } from '../face/face-pipeline.js';
-import { DEFAULT_SUBJECT_RULES, selectSubjectFace, withinDetectionBounds, type SubjectRules } from '../face/face-selection.js';
+import {
+  DEFAULT_SUBJECT_RULES,
+  selectSubjectFace,
+  withinDetectionBounds,
+  type SubjectRules,
+} from '../face/face-selection.js';
 import { padScore } from './pad-classifier.js';
 import { padThreshold, scoreFrr } from './pad-calibration.js';
 import { lightTrace, lightTraceVerdict } from './light-trace.js';
@@ -29,7 +34,10 @@ export interface LivenessResult {
   feedback: string[];
   decision_info: {
     IAD: { signals: Record<IadSignalName, IadSignal> };
-    PAD: { status: 'PASS' | 'FAIL' | 'ERROR'; spoof_type_probability: Record<'2D_MASK' | '3D_MASK' | 'PHOTO' | 'SCREEN' | 'OTHER', number> };
+    PAD: {
+      status: 'PASS' | 'FAIL' | 'ERROR';
+      spoof_type_probability: Record<'2D_MASK' | '3D_MASK' | 'PHOTO' | 'SCREEN' | 'OTHER', number>;
+    };
   };
 }
 
@@ -65,8 +73,20 @@ export interface LivenessContext {
  * @example
  * decidePassiveLiveness(request, frames, livenessContext(config, Date.now()));
  */
-export function livenessContext(settings: { readonly livenessMaxAgeMs: number; readonly livenessMaxSkewMs: number; readonly iadModes: ReadonlyMap<string, SignalMode> }, now: number): LivenessContext {
-  return { now, maxAgeMs: settings.livenessMaxAgeMs, maxSkewMs: settings.livenessMaxSkewMs, iadModes: settings.iadModes };
+export function livenessContext(
+  settings: {
+    readonly livenessMaxAgeMs: number;
+    readonly livenessMaxSkewMs: number;
+    readonly iadModes: ReadonlyMap<string, SignalMode>;
+  },
+  now: number,
+): LivenessContext {
+  return {
+    now,
+    maxAgeMs: settings.livenessMaxAgeMs,
+    maxSkewMs: settings.livenessMaxSkewMs,
+    iadModes: settings.iadModes,
+  };
 }
 
 /**
@@ -78,8 +98,16 @@ export function livenessContext(settings: { readonly livenessMaxAgeMs: number; r
  * const frames = await analyzeFrames(engine, request);
  * const withTemplates = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
  */
-export function analyzeFrames(engine: FaceEngine, request: LivenessRequest, views: readonly CropView[] = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : []): Promise<WorkerAnalysis[]> {
-  return Promise.all(request.frames.map((frame) => engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation })));
+export function analyzeFrames(
+  engine: FaceEngine,
+  request: LivenessRequest,
+  views: readonly CropView[] = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : [],
+): Promise<WorkerAnalysis[]> {
+  return Promise.all(
+    request.frames.map((frame) =>
+      engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation }),
+    ),
+  );
 }
 
 /**
@@ -91,7 +119,11 @@ export function analyzeFrames(engine: FaceEngine, request: LivenessRequest, view
  * const result = decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
  * result.decision; // 'LIVE'
  */
-export function decidePassiveLiveness(request: LivenessRequest, frames: readonly WorkerAnalysis[], context: LivenessContext): LivenessResult {
+export function decidePassiveLiveness(
+  request: LivenessRequest,
+  frames: readonly WorkerAnalysis[],
+  context: LivenessContext,
+): LivenessResult {
   const feedback = new Set<string>();
   const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
   const signals = iadSignals(
@@ -105,7 +137,12 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
     },
     context.iadModes,
   );
-  const result = (decision: LivenessDecision, score: number, pLive: number | undefined, padStatus: 'PASS' | 'FAIL' | 'ERROR'): LivenessResult => ({
+  const result = (
+    decision: LivenessDecision,
+    score: number,
+    pLive: number | undefined,
+    padStatus: 'PASS' | 'FAIL' | 'ERROR',
+  ): LivenessResult => ({
     decision,
     score,
     score_frr: pLive === undefined ? 0 : round(scoreFrr(pLive)),
@@ -114,9 +151,13 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
   });
 
   const stamp = request.packageTimestamp;
-  if (stamp !== undefined && context.now - stamp > context.maxAgeMs) return result('TIMESTAMP_TOO_OLD', -1, undefined, 'ERROR');
-  if (stamp !== undefined && stamp - context.now > context.maxSkewMs) return result('TIMESTAMP_IN_FUTURE', -1, undefined, 'ERROR');
-  const faces = subjects.filter((s): s is AnalyzedFace & { liveness: NonNullable<AnalyzedFace['liveness']> } => s?.liveness !== undefined);
+  if (stamp !== undefined && context.now - stamp > context.maxAgeMs)
+    return result('TIMESTAMP_TOO_OLD', -1, undefined, 'ERROR');
+  if (stamp !== undefined && stamp - context.now > context.maxSkewMs)
+    return result('TIMESTAMP_IN_FUTURE', -1, undefined, 'ERROR');
+  const faces = subjects.filter(
+    (s): s is AnalyzedFace & { liveness: NonNullable<AnalyzedFace['liveness']> } => s?.liveness !== undefined,
+  );
   if (faces.length === 0) return result('UNABLE_TO_CALCULATE_LIVENESS', -1, undefined, 'ERROR');
   if (Math.max(...faces.map((f) => f.liveness.interEyePixels)) < QUALITY_GATES.minInterEyePixels) {
     feedback.add('FACE_TOO_FAR');
@@ -136,8 +177,12 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
   const padPass = pLive >= threshold;
   // foxtrot and charlie require the multi-frame signals to pass, whatever their configured mode;
   // charlie also decides on the light trace when it reached a verdict (STRICT always reaches one).
-  const mustPass: readonly IadSignalName[] = request.workflow.method === 'hotel' ? [] : ['image_similarity_detection', 'face_swap_detection'];
-  const decides = (name: IadSignalName, s: IadSignal) => s.mode === 'DECISIONING' || mustPass.includes(name) || (name === 'optical_analysis' && request.workflow.method === 'charlie');
+  const mustPass: readonly IadSignalName[] =
+    request.workflow.method === 'hotel' ? [] : ['image_similarity_detection', 'face_swap_detection'];
+  const decides = (name: IadSignalName, s: IadSignal) =>
+    s.mode === 'DECISIONING' ||
+    mustPass.includes(name) ||
+    (name === 'optical_analysis' && request.workflow.method === 'charlie');
   const iadFail = (Object.entries(signals) as Array<[IadSignalName, IadSignal]>).some(
     ([name, s]) => decides(name, s) && (s.status === 'FAIL' || (mustPass.includes(name) && s.status === 'ERROR')),
   );
@@ -148,18 +193,31 @@ export function decidePassiveLiveness(request: LivenessRequest, frames: readonly
 }
 
 /** The light trace over the frames with both a face and a screen colour (charlie workflows). */
-function lightTraceStatus(request: LivenessRequest, subjects: ReadonlyArray<AnalyzedFace | undefined>): 'PASS' | 'FAIL' | 'ERROR' {
+function lightTraceStatus(
+  request: LivenessRequest,
+  subjects: ReadonlyArray<AnalyzedFace | undefined>,
+): 'PASS' | 'FAIL' | 'ERROR' {
   const pairs = request.frames.flatMap((frame, i) => {
     const rgb = subjects[i]?.liveness?.meanRgb;
     return rgb && frame.screenColour ? [{ face: rgb, screen: frame.screenColour }] : [];
   });
   if (pairs.length < 3) return 'ERROR';
-  const verdict = lightTraceVerdict(lightTrace(pairs.map((p) => p.face), pairs.map((p) => p.screen)), request.lightTraceMode === 'STRICT');
+  const verdict = lightTraceVerdict(
+    lightTrace(
+      pairs.map((p) => p.face),
+      pairs.map((p) => p.screen),
+    ),
+    request.lightTraceMode === 'STRICT',
+  );
   return verdict === 'INCONCLUSIVE' ? 'ERROR' : verdict;
 }
 
 /** The usable face of a frame, noting why a frame has none. */
-export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedback: Set<string>): AnalyzedFace | undefined {
+export function subjectOf(
+  frame: WorkerAnalysis,
+  request: LivenessRequest,
+  feedback: Set<string>,
+): AnalyzedFace | undefined {
   const bounds = { minSize: request.faceMinSize, maxSize: request.faceMaxSize, minScore: request.faceMinScore };
   const sized = withinDetectionBounds(frame.faces, bounds, frame.width, frame.height);
   const subject = selectSubjectFace(sized, ANY_SIZE);
@@ -174,7 +232,9 @@ export function subjectOf(frame: WorkerAnalysis, request: LivenessRequest, feedb
  * (moiré AUC 0.45, reports/pad-train.md): the 2-D recapture types share P(attack) equally. 3-D masks
  * and other attacks are not modelled: 0 means "not estimated", not "excluded" (docs/liveness.md).
  */
-export function spoofTypes(pLive: number | undefined): LivenessResult['decision_info']['PAD']['spoof_type_probability'] {
+export function spoofTypes(
+  pLive: number | undefined,
+): LivenessResult['decision_info']['PAD']['spoof_type_probability'] {
   const attack = pLive === undefined ? 0 : round((1 - pLive) / 3);
   return { '2D_MASK': attack, '3D_MASK': 0, PHOTO: attack, SCREEN: attack, OTHER: 0 };
 }
@@ -183,7 +243,6 @@ export function spoofTypes(pLive: number | undefined): LivenessResult['decision_
 export function sameIdentityScore(): number {
   return scoreAtFmrScore(faceCalibration('F200'), 2);
 }
-
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -42,12 +42,31 @@ export function parseWorkflow(name: string, securityLevel?: number): Workflow {
   const passive = /^(hotel|foxtrot|charlie)([246])$/.exec(name);
   const active = /^active_(up|down|left|right)$/.exec(name);
   if (!passive && !active) {
-    throw new LivenessInputError(LivenessCode.invalidValue, `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`);
+    throw new LivenessInputError(
+      LivenessCode.invalidValue,
+      `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`,
+    );
   }
   if (securityLevel !== undefined && (securityLevel < 1 || securityLevel > TARGET_BPCER_BY_LEVEL.length)) {
-    throw new LivenessInputError(LivenessCode.invalidValue, `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`);
+    throw new LivenessInputError(
+      LivenessCode.invalidValue,
+      `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`,
+    );
   }
-  if (active) return { name, method: 'active', securityLevel: securityLevel ?? ACTIVE_LEVEL, move: active[1] as HeadMove, minFrames: 2 };
+  if (active)
+    return {
+      name,
+      method: 'active',
+      securityLevel: securityLevel ?? ACTIVE_LEVEL,
+      move: active[1] as HeadMove,
+      minFrames: 2,
+    };
   const method = passive![1] as Exclude<LivenessMethod, 'active'>;
-  return { name, method, securityLevel: securityLevel ?? Number(passive![2]), move: undefined, minFrames: method === 'hotel' ? 1 : 3 };
+  return {
+    name,
+    method,
+    securityLevel: securityLevel ?? Number(passive![2]),
+    move: undefined,
+    minFrames: method === 'hotel' ? 1 : 3,
+  };
 }

@@ -279,7 +279,11 @@ export interface FunctionSpec {
  * new WebAssembly.Module(bytes);
  */
 export function assembleModule(functions: readonly FunctionSpec[]): Uint8Array<ArrayBuffer> {
-  const types = functions.map((f) => [0x60, ...vec(f.params.map((p) => [p])), ...vec((f.results ?? []).map((r) => [r]))]);
+  const types = functions.map((f) => [
+    0x60,
+    ...vec(f.params.map((p) => [p])),
+    ...vec((f.results ?? []).map((r) => [r])),
+  ]);
   const imports = [[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(1)]]; // memory, min 1 page, no max
   const funcs = functions.map((_, i) => uleb(i));
   const exports = functions.map((f, i) => [...name(f.exportName), 0x00, ...uleb(i)]);
@@ -289,7 +293,14 @@ export function assembleModule(functions: readonly FunctionSpec[]): Uint8Array<A
     return [...uleb(body.length), ...body];
   });
   return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00, // "\0asm", version 1
     ...section(1, vec(types)),
     ...section(2, vec(imports)),
     ...section(3, vec(funcs)),
@@ -332,7 +343,13 @@ export interface KernelTuning {
   readonly widenOnLoad: boolean;
 }
 
-const DEFAULT_TUNING: KernelTuning = { unrollBlocks: 32, loopBlocks: 8, rowsPerIteration: 4, fence: true, widenOnLoad: true };
+const DEFAULT_TUNING: KernelTuning = {
+  unrollBlocks: 32,
+  loopBlocks: 8,
+  rowsPerIteration: 4,
+  fence: true,
+  widenOnLoad: true,
+};
 
 const P_ROWS = 0;
 const P_COUNT = 1;
@@ -381,31 +398,48 @@ function emitBlock(c: Code, spec: KernelSpec, rows: number, probePtr: number, b:
   if (isInt8(spec.kind)) {
     // The int16 probe block (32 bytes) once for all rows. Each 16 int8 values are widened to two
     // i16x8 halves and multiplied-and-paired (pmaddwd) into i32x4; |127 * 127 * 2| cannot overflow.
-    c.localGet(probePtr).v128Load(b * 2 * LANE_BYTES).localSet(probeLo);
-    c.localGet(probePtr).v128Load(b * 2 * LANE_BYTES + LANE_BYTES).localSet(probeHi);
+    c.localGet(probePtr)
+      .v128Load(b * 2 * LANE_BYTES)
+      .localSet(probeLo);
+    c.localGet(probePtr)
+      .v128Load(b * 2 * LANE_BYTES + LANE_BYTES)
+      .localSet(probeHi);
     for (let r = 0; r < rows; r += 1) {
       const a = acc + r;
       const at = r * spec.stride + b * LANE_BYTES;
       c.localGet(a);
       if (spec.tuning.widenOnLoad) {
         c.localGet(P_ROWS).v128Load8x8(at).localGet(probeLo).simd(SimdOp.i32x4_dot_i16x8_s);
-        c.localGet(P_ROWS).v128Load8x8(at + LANE_BYTES / 2).localGet(probeHi).simd(SimdOp.i32x4_dot_i16x8_s);
+        c.localGet(P_ROWS)
+          .v128Load8x8(at + LANE_BYTES / 2)
+          .localGet(probeHi)
+          .simd(SimdOp.i32x4_dot_i16x8_s);
       } else {
-        c.localGet(P_ROWS).v128Load(at).localTee(row).simd(SimdOp.i16x8_extend_low_i8x16_s).localGet(probeLo).simd(SimdOp.i32x4_dot_i16x8_s);
+        c.localGet(P_ROWS)
+          .v128Load(at)
+          .localTee(row)
+          .simd(SimdOp.i16x8_extend_low_i8x16_s)
+          .localGet(probeLo)
+          .simd(SimdOp.i32x4_dot_i16x8_s);
         c.localGet(row).simd(SimdOp.i16x8_extend_high_i8x16_s).localGet(probeHi).simd(SimdOp.i32x4_dot_i16x8_s);
       }
       c.simd(add).simd(add).localSet(a);
     }
   } else {
-    c.localGet(probePtr).v128Load(b * LANE_BYTES).localSet(probeLo);
+    c.localGet(probePtr)
+      .v128Load(b * LANE_BYTES)
+      .localSet(probeLo);
     for (let r = 0; r < rows; r += 1) {
       // One row alone: rotate over four accumulators so consecutive f32 adds do not wait on each
       // other (several cycles of latency each); with four rows, the rows are the four chains.
       const a = acc + (rows === 1 ? b % 4 : r);
       c.localGet(a)
-        .localGet(P_ROWS).v128Load(r * spec.stride + b * LANE_BYTES)
-        .localGet(probeLo).simd(SimdOp.f32x4_mul)
-        .simd(add).localSet(a);
+        .localGet(P_ROWS)
+        .v128Load(r * spec.stride + b * LANE_BYTES)
+        .localGet(probeLo)
+        .simd(SimdOp.f32x4_mul)
+        .simd(add)
+        .localSet(a);
     }
   }
 }
@@ -428,7 +462,10 @@ function emitRows(c: Code, spec: KernelSpec, rows: number): void {
   };
   if (blocks <= unrollBlocks) {
     for (let b = 0; b < blocks; b += 1) block(c, P_PROBE, b);
-    c.localGet(P_ROWS).i32Const(rows * spec.stride).op(Op.i32_add).localSet(P_ROWS);
+    c.localGet(P_ROWS)
+      .i32Const(rows * spec.stride)
+      .op(Op.i32_add)
+      .localSet(P_ROWS);
     return;
   }
   const chunks = Math.floor(blocks / loopBlocks);
@@ -437,19 +474,32 @@ function emitRows(c: Code, spec: KernelSpec, rows: number): void {
   c.i32Const(chunks).localSet(chunk);
   c.loop((c) => {
     for (let b = 0; b < loopBlocks; b += 1) block(c, walker, b);
-    c.localGet(P_ROWS).i32Const(loopBlocks * LANE_BYTES).op(Op.i32_add).localSet(P_ROWS);
-    c.localGet(walker).i32Const(loopBlocks * probeBlockBytes).op(Op.i32_add).localSet(walker);
+    c.localGet(P_ROWS)
+      .i32Const(loopBlocks * LANE_BYTES)
+      .op(Op.i32_add)
+      .localSet(P_ROWS);
+    c.localGet(walker)
+      .i32Const(loopBlocks * probeBlockBytes)
+      .op(Op.i32_add)
+      .localSet(walker);
     c.localGet(chunk).i32Const(1).op(Op.i32_sub).localTee(chunk).op(Op.br_if, 0);
   });
   for (let b = 0; b < rest; b += 1) block(c, walker, b);
   // The walk moved P_ROWS along one row; step over the rest of this row and the other rows.
-  c.localGet(P_ROWS).i32Const((rows - 1) * spec.stride + rest * LANE_BYTES).op(Op.i32_add).localSet(P_ROWS);
+  c.localGet(P_ROWS)
+    .i32Const((rows - 1) * spec.stride + rest * LANE_BYTES)
+    .op(Op.i32_add)
+    .localSet(P_ROWS);
 }
 
 /** Advances the output (and scale) pointers by `rows` entries and counts the rows off. */
 function emitAdvance(c: Code, spec: KernelSpec, rows: number): void {
   const { out, scales } = spec.locals;
-  for (const l of spec.kind === 'int8-scan' ? [out, scales] : [out]) c.localGet(l).i32Const(4 * rows).op(Op.i32_add).localSet(l);
+  for (const l of spec.kind === 'int8-scan' ? [out, scales] : [out])
+    c.localGet(l)
+      .i32Const(4 * rows)
+      .op(Op.i32_add)
+      .localSet(l);
   c.localGet(P_COUNT).i32Const(rows).op(Op.i32_sub).localSet(P_COUNT);
 }
 
@@ -470,7 +520,10 @@ function emitQuadFinish(c: Code, spec: KernelSpec, first: number): void {
   c.localGet(out);
   c.localGet(temp).localGet(a0).shuffle(EVEN_LANES).localGet(temp).localGet(a0).shuffle(ODD_LANES).simd(add);
   if (spec.kind === 'int8-scan') {
-    c.simd(SimdOp.f32x4_convert_i32x4_s).localGet(scales).v128Load(first * 4).simd(SimdOp.f32x4_mul);
+    c.simd(SimdOp.f32x4_convert_i32x4_s)
+      .localGet(scales)
+      .v128Load(first * 4)
+      .simd(SimdOp.f32x4_mul);
     c.localGet(probeScale).simd(SimdOp.f32x4_splat).simd(SimdOp.f32x4_mul);
   }
   c.v128Store(first * 4);
@@ -608,7 +661,11 @@ function aboveFunction(): FunctionSpec {
  * @example
  * WebAssembly.validate(kernelModuleBytes('int8', 128)); // true on Node 20
  */
-export function kernelModuleBytes(quantisation: KernelQuantisation, dimensions: number, tuning: Partial<KernelTuning> = {}): Uint8Array<ArrayBuffer> {
+export function kernelModuleBytes(
+  quantisation: KernelQuantisation,
+  dimensions: number,
+  tuning: Partial<KernelTuning> = {},
+): Uint8Array<ArrayBuffer> {
   const t: KernelTuning = { ...DEFAULT_TUNING, ...tuning };
   return assembleModule(
     quantisation === 'int8'
@@ -620,7 +677,11 @@ export function kernelModuleBytes(quantisation: KernelQuantisation, dimensions: 
 // Compiled modules are shared by every gallery of the same shape; `null` records "no SIMD here".
 const modules = new Map<string, WebAssembly.Module | null>();
 
-function compiledModule(quantisation: KernelQuantisation, dimensions: number, tuning: Partial<KernelTuning>): WebAssembly.Module | null {
+function compiledModule(
+  quantisation: KernelQuantisation,
+  dimensions: number,
+  tuning: Partial<KernelTuning>,
+): WebAssembly.Module | null {
   const key = `${quantisation}:${dimensions}:${JSON.stringify(tuning)}`;
   let module = modules.get(key);
   if (module === undefined) {
@@ -658,7 +719,12 @@ export interface KernelOptions {
  * const kernel = createKernel(memory, 'int8', 128);
  * kernel.scan(rowsOffset, rowCount, probeOffset, scalesOffset, outOffset, probeScale);
  */
-export function createKernel(memory: WebAssembly.Memory, quantisation: KernelQuantisation, dimensions: number, options: KernelOptions = {}): MatchKernel {
+export function createKernel(
+  memory: WebAssembly.Memory,
+  quantisation: KernelQuantisation,
+  dimensions: number,
+  options: KernelOptions = {},
+): MatchKernel {
   const module = options.simd === false ? null : compiledModule(quantisation, dimensions, options.tuning ?? {});
   if (module === null) return jsKernel(memory, quantisation, dimensions);
   const instance = new WebAssembly.Instance(module, { env: { memory } });

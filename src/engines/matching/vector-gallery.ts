@@ -81,7 +81,8 @@ export class VectorGallery {
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 65535) {
       throw new RangeError(`a gallery has 1 to 65535 dimensions (got ${dimensions})`);
     }
-    if (quantisation !== 'int8' && quantisation !== 'float32') throw new RangeError(`unknown quantisation '${String(quantisation)}'`);
+    if (quantisation !== 'int8' && quantisation !== 'float32')
+      throw new RangeError(`unknown quantisation '${String(quantisation)}'`);
     this.dimensions = dimensions;
     this.quantisation = quantisation;
     this.#stride = rowBytes(quantisation, dimensions);
@@ -449,7 +450,11 @@ class TopK {
       let child = 2 * i + 1;
       if (child >= n) break;
       const right = child + 1;
-      if (right < n && worse(this.#scores[right] ?? 0, this.#rows[right] ?? 0, this.#scores[child] ?? 0, this.#rows[child] ?? 0)) child = right;
+      if (
+        right < n &&
+        worse(this.#scores[right] ?? 0, this.#rows[right] ?? 0, this.#scores[child] ?? 0, this.#rows[child] ?? 0)
+      )
+        child = right;
       const cs = this.#scores[child] ?? 0;
       const cr = this.#rows[child] ?? 0;
       if (!worse(cs, cr, score, row)) break;

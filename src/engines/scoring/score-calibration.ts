@@ -91,7 +91,14 @@ export function buildCalibrationTable(
   // slope of the last step so the extrapolation stays monotone and conservative.
   const tail = points.filter(([, f]) => f >= 1.5);
   const slope = tail.length >= 2 ? leastSquaresSlope(tail) : 0;
-  return { algorithm, source, impostorPairs: n, points, tailSlope: round(Math.max(slope, 0)), maxFmrScore: options.maxFmrScore ?? 12 };
+  return {
+    algorithm,
+    source,
+    impostorPairs: n,
+    points,
+    tailSlope: round(Math.max(slope, 0)),
+    maxFmrScore: options.maxFmrScore ?? 12,
+  };
 }
 
 function leastSquaresSlope(points: ReadonlyArray<readonly [number, number]>): number {

@@ -48,8 +48,10 @@ const MODALITY_CODES: Readonly<Record<Modality, number>> = { face: 1, voice: 2 }
  */
 export function encodeTemplate(template: Template, quantisation: Quantisation = 'float32'): Buffer {
   const { vector } = template;
-  if (!/^[A-Z0-9]{4}$/.test(template.algorithm)) throw new TemplateFormatError(`algorithm must be 4 characters A-Z/0-9 (got '${template.algorithm}')`);
-  if (vector.length === 0 || vector.length > 0xffff) throw new TemplateFormatError(`a template has 1 to 65535 dimensions (got ${vector.length})`);
+  if (!/^[A-Z0-9]{4}$/.test(template.algorithm))
+    throw new TemplateFormatError(`algorithm must be 4 characters A-Z/0-9 (got '${template.algorithm}')`);
+  if (vector.length === 0 || vector.length > 0xffff)
+    throw new TemplateFormatError(`a template has 1 to 65535 dimensions (got ${vector.length})`);
   if (!vector.every(Number.isFinite)) throw new TemplateFormatError('a template vector must hold finite numbers');
   const bodyBytes = quantisation === 'int8' ? vector.length : vector.length * 4;
   const bytes = Buffer.alloc(HEADER_BYTES + bodyBytes + CRC_BYTES);
@@ -104,7 +106,8 @@ export function decodeTemplate(bytes: Uint8Array): Template {
   const scale = buffer.readFloatLE(14);
   const vector = new Float32Array(dims);
   for (let i = 0; i < dims; i += 1) {
-    vector[i] = quantisation === 1 ? buffer.readInt8(HEADER_BYTES + i) * scale : buffer.readFloatLE(HEADER_BYTES + i * 4);
+    vector[i] =
+      quantisation === 1 ? buffer.readInt8(HEADER_BYTES + i) * scale : buffer.readFloatLE(HEADER_BYTES + i * 4);
   }
   return { modality, algorithm, vector };
 }

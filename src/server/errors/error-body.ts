@@ -27,7 +27,12 @@ export interface SpringErrorBody {
  * errorBody('coded', new ApiError(400, -3, "missing mandatory field 'id'"), '/face-matching/delete/c');
  * // { error: { code: -3, description: "missing mandatory field 'id'" } }
  */
-export function errorBody(style: ErrorStyle, error: ApiError, path: string, now = new Date()): CodedErrorBody | SpringErrorBody {
+export function errorBody(
+  style: ErrorStyle,
+  error: ApiError,
+  path: string,
+  now = new Date(),
+): CodedErrorBody | SpringErrorBody {
   if (style === 'coded') return { error: { code: error.code, description: error.description } };
   return {
     timestamp: now.toISOString(),

@@ -31,7 +31,10 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     const code = error.failure === 'not-json' ? ErrorCode.invalidJson : ErrorCode.invalidValue;
     return new ApiError(400, code, `encrypted package rejected: ${error.message}`);
   }
-  const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: ValidationContext };
+  const fastifyError = error as Partial<FastifyError> & {
+    validation?: ValidationIssue[];
+    validationContext?: ValidationContext;
+  };
   if (Array.isArray(fastifyError.validation) && fastifyError.validation[0] !== undefined) {
     return fromValidation(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
   }
@@ -69,19 +72,37 @@ function fromValidation(issue: ValidationIssue, context: ValidationContext): Api
       if (where === '' && context === 'body') {
         return new ApiError(400, ErrorCode.wrongType, `the request body must be a JSON ${String(issue.params.type)}`);
       }
-      return new ApiError(400, ErrorCode.wrongType, `field '${where}' has the wrong type: must be ${String(issue.params.type)}`);
+      return new ApiError(
+        400,
+        ErrorCode.wrongType,
+        `field '${where}' has the wrong type: must be ${String(issue.params.type)}`,
+      );
     case 'format':
       if (issue.params.format === 'base64') {
         return new ApiError(400, ErrorCode.invalidBase64, `field '${where}' is not a valid base64 string`);
       }
-      return new ApiError(400, ErrorCode.invalidValue, `field '${where}' must be a valid ${String(issue.params.format)}`);
+      return new ApiError(
+        400,
+        ErrorCode.invalidValue,
+        `field '${where}' must be a valid ${String(issue.params.format)}`,
+      );
     default:
-      return new ApiError(400, ErrorCode.invalidValue, `field '${where || context}' has an invalid value: ${issue.message ?? issue.keyword}`);
+      return new ApiError(
+        400,
+        ErrorCode.invalidValue,
+        `field '${where || context}' has an invalid value: ${issue.message ?? issue.keyword}`,
+      );
   }
 }
 
 /** A JSON pointer such as `/frames/0/data` becomes `frames[0].data`. */
 function fieldPath(instancePath: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`),
+    '',
+  );
 }

@@ -8,5 +8,8 @@ import { Type } from '@sinclair/typebox';
  */
 export const CodedError = Type.Object(
   { error: Type.Object({ code: Type.Integer(), description: Type.String() }) },
-  { description: 'error: code (spec 400 codes -1..-9 and service codes; other statuses see docs/errors.md) and description' },
+  {
+    description:
+      'error: code (spec 400 codes -1..-9 and service codes; other statuses see docs/errors.md) and description',
+  },
 );

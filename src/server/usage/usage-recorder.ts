@@ -66,7 +66,10 @@ export class UsageRecorder {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
       this.flush().catch((error: unknown) => {
-        this.#options.log.warn({ err: error, pending: this.pendingCount }, 'usage counters not written; kept for the next flush');
+        this.#options.log.warn(
+          { err: error, pending: this.pendingCount },
+          'usage counters not written; kept for the next flush',
+        );
       });
     }, this.#options.flushIntervalMs);
     this.#timer.unref();

@@ -28,7 +28,9 @@ const VALUE_TOLERANCE = 1e-9;
 export function ruleStatus(rule: MetricRule, score: number | undefined): ComplianceStatus | undefined {
   if (score === undefined || Number.isNaN(score)) return rule.required ? 'FAIL_VALUE' : undefined;
   if (rule.kind === 'values') {
-    return rule.values.some((value) => Math.abs(score - value) <= VALUE_TOLERANCE * Math.max(1, Math.abs(value))) ? 'OK' : 'FAIL_VALUE';
+    return rule.values.some((value) => Math.abs(score - value) <= VALUE_TOLERANCE * Math.max(1, Math.abs(value)))
+      ? 'OK'
+      : 'FAIL_VALUE';
   }
   if (rule.min !== undefined && score < rule.min) return 'FAIL_LOW';
   if (rule.max !== undefined && score > rule.max) return 'FAIL_HIGH';
@@ -41,7 +43,10 @@ export function ruleStatus(rule: MetricRule, score: number | undefined): Complia
  * @example
  * const { isCompliant, statuses } = evaluateCompliance(profile, { HEAD_POSE_YAW: 3.2, SHARPNESS: 71 });
  */
-export function evaluateCompliance(profile: FaceProfile, scores: Partial<Record<MetricName, number>>): ComplianceResult {
+export function evaluateCompliance(
+  profile: FaceProfile,
+  scores: Partial<Record<MetricName, number>>,
+): ComplianceResult {
   const statuses: Partial<Record<MetricName, ComplianceStatus>> = {};
   for (const rule of profile.rules) {
     const status = ruleStatus(rule, scores[rule.metric]);

@@ -1,5 +1,10 @@
 import sharp from 'sharp';
-import { areaSupersampling, eyeAlignment, sampleRegion, type FaceKeyPoints } from '../../engines/face/face-alignment.js';
+import {
+  areaSupersampling,
+  eyeAlignment,
+  sampleRegion,
+  type FaceKeyPoints,
+} from '../../engines/face/face-alignment.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
 import type { FaceProfile } from './profile.js';
 import { constructionEyes } from './profile.js';
@@ -13,7 +18,12 @@ import { constructionEyes } from './profile.js';
  * @example
  * const jpeg = await constructFace(imageBytes, 0, face.keyPoints, profile);
  */
-export async function constructFace(imageBytes: Uint8Array, rotation: 0 | 90 | 180 | 270, points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>, profile: FaceProfile): Promise<Buffer> {
+export async function constructFace(
+  imageBytes: Uint8Array,
+  rotation: 0 | 90 | 180 | 270,
+  points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>,
+  profile: FaceProfile,
+): Promise<Buffer> {
   const image = await decodeImage(imageBytes, { ...DEFAULT_DECODE_OPTIONS, rotation });
   const { width, height } = profile.construction;
   const transform = eyeAlignment(points, constructionEyes(profile.construction));

@@ -48,15 +48,31 @@ interface FaceOutput {
  * const { images } = await analyzeImages(engine, { images: [{ id: 'a', input: { imageData }, output: [{ id: 'o', metrics: ['SHARPNESS'] }] }] });
  * @throws {ApiError} 400 -5 (base64), -6 (any other bad value: parameters, profile, metric name, undecodable image)
  */
-export async function analyzeImages(engine: FaceEngine, body: AnalyzeImageRequest): Promise<{ images: Array<{ id: string; faces?: Array<{ output: FaceOutput[] }> }> }> {
+export async function analyzeImages(
+  engine: FaceEngine,
+  body: AnalyzeImageRequest,
+): Promise<{ images: Array<{ id: string; faces?: Array<{ output: FaceOutput[] }> }> }> {
   // Every request problem is found before any image is analysed.
   const plans = body.images.map((image, i) => {
     const field = `images[${i}].input`;
     const { input } = image;
     const options = detectionOptions(
-      { rotation: input.rotation, sensitivity: input.faceSensitivity, granularity: input.faceGranularity, minSize: input.faceMinimumSize, maxSize: input.faceMaximumSize, mode: input.faceDetectionMode },
+      {
+        rotation: input.rotation,
+        sensitivity: input.faceSensitivity,
+        granularity: input.faceGranularity,
+        minSize: input.faceMinimumSize,
+        maxSize: input.faceMaximumSize,
+        mode: input.faceDetectionMode,
+      },
       field,
-      { sensitivity: 'faceSensitivity', granularity: 'faceGranularity', minSize: 'faceMinimumSize', maxSize: 'faceMaximumSize', mode: 'faceDetectionMode' },
+      {
+        sensitivity: 'faceSensitivity',
+        granularity: 'faceGranularity',
+        minSize: 'faceMinimumSize',
+        maxSize: 'faceMaximumSize',
+        mode: 'faceDetectionMode',
+      },
     );
     const outputs = image.output.map((output, j) => outputPlan(output, `images[${i}].output[${j}]`));
     return { id: image.id, bytes: decodeBase64(input.imageData, `${field}.imageData`), options, outputs, field };
@@ -68,7 +84,11 @@ export async function analyzeImages(engine: FaceEngine, body: AnalyzeImageReques
       const faces = selectFaces(analysis.faces, plan.options, analysis.width, analysis.height);
       if (faces.length === 0) return { id: plan.id };
       const results = await Promise.all(
-        faces.map(async (face) => ({ output: await Promise.all(plan.outputs.map((output) => faceOutput(engine, plan.bytes, plan.options.rotation, face, output))) })),
+        faces.map(async (face) => ({
+          output: await Promise.all(
+            plan.outputs.map((output) => faceOutput(engine, plan.bytes, plan.options.rotation, face, output)),
+          ),
+        })),
       );
       return { id: plan.id, faces: results };
     }),
@@ -77,17 +97,25 @@ export async function analyzeImages(engine: FaceEngine, body: AnalyzeImageReques
 }
 
 function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][number], field: string): OutputPlan {
-  const profile = output.profileXml === undefined ? undefined : requireProfile(output.profileXml, `${field}.profileXml`);
-  if (output.performConstruction === true && profile === undefined) throw invalidValue(`${field}.performConstruction needs a profileXml (its construction geometry)`);
+  const profile =
+    output.profileXml === undefined ? undefined : requireProfile(output.profileXml, `${field}.profileXml`);
+  if (output.performConstruction === true && profile === undefined)
+    throw invalidValue(`${field}.performConstruction needs a profileXml (its construction geometry)`);
   const asked = output.metrics ?? [];
   const unknown = asked.filter((name) => !isMetricName(name));
-  if (unknown.length > 0) throw invalidValue(`${field}.metrics: unknown metric ${unknown.map((n) => `'${n}'`).join(', ')} (docs/face-analysis.md#metrics lists them)`);
+  if (unknown.length > 0)
+    throw invalidValue(
+      `${field}.metrics: unknown metric ${unknown.map((n) => `'${n}'`).join(', ')} (docs/face-analysis.md#metrics lists them)`,
+    );
   const names = [...(profile?.rules.map((r) => r.metric) ?? []), ...(asked as MetricName[])];
   return {
     id: output.id,
     profile,
     construct: output.performConstruction === true,
-    metrics: profile === undefined && output.metrics === undefined ? undefined : names.filter((name, k) => names.indexOf(name) === k),
+    metrics:
+      profile === undefined && output.metrics === undefined
+        ? undefined
+        : names.filter((name, k) => names.indexOf(name) === k),
   };
 }
 
@@ -98,7 +126,12 @@ function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][numb
  * @example
  * const analysis = await analyze(engine, bytes, 0, 'frames[3].data');
  */
-export async function analyze(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, field: string): Promise<WorkerAnalysis> {
+export async function analyze(
+  engine: FaceEngine,
+  bytes: Uint8Array,
+  rotation: 0 | 90 | 180 | 270,
+  field: string,
+): Promise<WorkerAnalysis> {
   try {
     return await engine.analyze(bytes, NO_EMBEDDINGS, { quality: true, rotation });
   } catch (error) {
@@ -107,7 +140,13 @@ export async function analyze(engine: FaceEngine, bytes: Uint8Array, rotation: 0
   }
 }
 
-async function faceOutput(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 90 | 180 | 270, face: AnalyzedFace, plan: OutputPlan): Promise<FaceOutput> {
+async function faceOutput(
+  engine: FaceEngine,
+  bytes: Uint8Array,
+  rotation: 0 | 90 | 180 | 270,
+  face: AnalyzedFace,
+  plan: OutputPlan,
+): Promise<FaceOutput> {
   let subject: AnalyzedFace | undefined = face;
   let imageData: string | undefined;
   if (plan.construct) {
@@ -134,12 +173,23 @@ async function faceOutput(engine: FaceEngine, bytes: Uint8Array, rotation: 0 | 9
 }
 
 /** A metric that could not be measured has no score to report and is left out (a required one still fails the profile). */
-function metricItems(names: readonly MetricName[], scores: FaceMetrics, statuses: Partial<Record<MetricName, string>>): MetricItem[] {
+function metricItems(
+  names: readonly MetricName[],
+  scores: FaceMetrics,
+  statuses: Partial<Record<MetricName, string>>,
+): MetricItem[] {
   return names.flatMap((name) => {
     const score = scores[name];
     if (score === undefined || !Number.isFinite(score)) return [];
     const status = statuses[name];
-    return [{ name, score: round(score), ...(status === undefined ? {} : { complianceStatus: status }), category: METRICS[name].category }];
+    return [
+      {
+        name,
+        score: round(score),
+        ...(status === undefined ? {} : { complianceStatus: status }),
+        category: METRICS[name].category,
+      },
+    ];
   });
 }
 

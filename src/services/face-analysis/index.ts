@@ -36,27 +36,65 @@ async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencie
 
   scope.post(
     '/analyzeImage',
-    { schema: { summary: 'Faces of each image with metrics, profile compliance, eye positions and optionally the constructed image', body: AnalyzeImageRequest, response: { 200: AnalyzeImageResponse, ...errors } } },
+    {
+      schema: {
+        summary:
+          'Faces of each image with metrics, profile compliance, eye positions and optionally the constructed image',
+        body: AnalyzeImageRequest,
+        response: { 200: AnalyzeImageResponse, ...errors },
+      },
+    },
     async (request) => analyzeImages(deps.faceEngine(), request.body),
   );
   scope.post(
     '/autocaptureVideo',
-    { schema: { summary: 'Per-frame compliance and feedback; captures after N consecutive compliant frames', body: AutocaptureVideoRequest, response: { 200: AutocaptureVideoResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Per-frame compliance and feedback; captures after N consecutive compliant frames',
+        body: AutocaptureVideoRequest,
+        response: { 200: AutocaptureVideoResponse, ...errors },
+      },
+    },
     async (request) => autocaptureVideo(deps.faceEngine(), request.body),
   );
   scope.post(
     '/autocaptureVideoEncrypted',
-    { schema: { summary: '/autocaptureVideo of an encrypted package', body: EncryptedRequest, response: { 200: AutocaptureVideoResponse, ...errors } } },
-    async (request) => autocaptureVideo(deps.faceEngine(), checkBody<AutocaptureVideoRequest>(AutocaptureVideoRequest, decryptJsonEnvelope(request.body, deps.serverKeys.privateKey))),
+    {
+      schema: {
+        summary: '/autocaptureVideo of an encrypted package',
+        body: EncryptedRequest,
+        response: { 200: AutocaptureVideoResponse, ...errors },
+      },
+    },
+    async (request) =>
+      autocaptureVideo(
+        deps.faceEngine(),
+        checkBody<AutocaptureVideoRequest>(
+          AutocaptureVideoRequest,
+          decryptJsonEnvelope(request.body, deps.serverKeys.privateKey),
+        ),
+      ),
   );
   scope.post(
     '/calculateROI',
-    { schema: { summary: 'The region of a frame the face must fill for the profile', body: CalculateRoiRequest, response: { 200: CalculateRoiResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'The region of a frame the face must fill for the profile',
+        body: CalculateRoiRequest,
+        response: { 200: CalculateRoiResponse, ...errors },
+      },
+    },
     async (request) => calculateRoi(requireProfile(request.body.profile.xml, 'profile.xml'), request.body.resolution),
   );
   scope.post(
     '/validateProfile',
-    { schema: { summary: 'Every problem of a face profile (empty when valid)', body: ValidateProfileRequest, response: { 200: ValidateProfileResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Every problem of a face profile (empty when valid)',
+        body: ValidateProfileRequest,
+        response: { 200: ValidateProfileResponse, ...errors },
+      },
+    },
     async (request) => ({ profileErrors: [...validateProfile(request.body.profile.xml)] }),
   );
   scope.post(
@@ -70,7 +108,8 @@ async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencie
     async (request, reply) => {
       const header = request.headers[CONFIRM_HEADER];
       const confirm = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : Number.NaN;
-      if (deps.adminConfirmCode !== undefined && Number.isNaN(confirm)) throw invalidValue(`the ${CONFIRM_HEADER} header must carry the server's confirmation code`);
+      if (deps.adminConfirmCode !== undefined && Number.isNaN(confirm))
+        throw invalidValue(`the ${CONFIRM_HEADER} header must carry the server's confirmation code`);
       confirmation.check(confirm, 'shutdown');
       request.log.warn('shutdown requested through the face-analysis service');
       reply.raw.once('finish', () => deps.requestShutdown());

@@ -38,7 +38,8 @@ export function parseProfile(xml: string): ParsedProfile {
   const reader = new ProfileReader();
   const profile = reader.read(toElements(parser.parse(text) as XmlNode[], locator(text)));
   const { errors } = reader;
-  if (errors.length > MAX_ERRORS) return { errors: [...errors.slice(0, MAX_ERRORS), `… and ${errors.length - MAX_ERRORS} more errors`] };
+  if (errors.length > MAX_ERRORS)
+    return { errors: [...errors.slice(0, MAX_ERRORS), `… and ${errors.length - MAX_ERRORS} more errors`] };
   return errors.length > 0 || profile === undefined ? { errors } : { profile };
 }
 
@@ -77,7 +78,11 @@ interface Element {
   readonly at: string;
 }
 
-function toElements(nodes: readonly XmlNode[], locate: (index: number) => string, parentAt = 'line 1, column 1'): Element[] {
+function toElements(
+  nodes: readonly XmlNode[],
+  locate: (index: number) => string,
+  parentAt = 'line 1, column 1',
+): Element[] {
   const elements: Element[] = [];
   for (const node of nodes) {
     const name = Object.keys(node).find((key) => key !== ':@');
@@ -137,7 +142,9 @@ class ProfileReader {
         const rule = this.rule(child, seen);
         if (rule !== undefined) rules.push(rule);
       } else if (child.name !== 'construction') {
-        this.errors.push(`${child.at}: unknown element <${child.name}> in <${ROOT}>; expected <construction> or <metric>`);
+        this.errors.push(
+          `${child.at}: unknown element <${child.name}> in <${ROOT}>; expected <construction> or <metric>`,
+        );
       } else if (constructionAt !== undefined) {
         this.errors.push(`${child.at}: <construction> is given twice (first at ${constructionAt}); a profile has one`);
       } else {
@@ -146,7 +153,8 @@ class ProfileReader {
       }
     }
     if (constructionAt === undefined) this.errors.push(`${root.at}: <${ROOT}> has no <construction> element`);
-    for (const other of extra) this.errors.push(`${other.at}: a second root element <${other.name}>; a profile has one <${ROOT}>`);
+    for (const other of extra)
+      this.errors.push(`${other.at}: a second root element <${other.name}>; a profile has one <${ROOT}>`);
     if (name === undefined || construction === undefined) return undefined;
     const description = root.attributes['description']?.trim();
     return { name, ...(description ? { description } : {}), construction, rules };
@@ -160,9 +168,18 @@ class ProfileReader {
     const eyeLineY = this.share(element, 'eyeLineY');
     const interEyeDistance = this.share(element, 'interEyeDistance');
     const eyeCenterX = element.attributes['eyeCenterX'] === undefined ? 0.5 : this.share(element, 'eyeCenterX');
-    if (width === undefined || height === undefined || eyeLineY === undefined || interEyeDistance === undefined || eyeCenterX === undefined) return undefined;
+    if (
+      width === undefined ||
+      height === undefined ||
+      eyeLineY === undefined ||
+      interEyeDistance === undefined ||
+      eyeCenterX === undefined
+    )
+      return undefined;
     if (eyeCenterX - interEyeDistance / 2 <= 0 || eyeCenterX + interEyeDistance / 2 >= 1) {
-      this.errors.push(`${element.at}: <construction> puts an eye outside the image (eyeCenterX ${eyeCenterX} ± interEyeDistance ${interEyeDistance} / 2 must stay between 0 and 1)`);
+      this.errors.push(
+        `${element.at}: <construction> puts an eye outside the image (eyeCenterX ${eyeCenterX} ± interEyeDistance ${interEyeDistance} / 2 must stay between 0 and 1)`,
+      );
       return undefined;
     }
     return { width, height, eyeLineY, interEyeDistance, eyeCenterX };
@@ -174,7 +191,9 @@ class ProfileReader {
     if (raw === undefined) return undefined;
     const value = toNumber(raw);
     if (value !== undefined && Number.isInteger(value) && value >= 1 && value <= MAX_SIDE) return value;
-    this.errors.push(`${element.at}: <construction> ${attribute} must be a whole number of pixels from 1 to ${MAX_SIDE}, found "${raw}"`);
+    this.errors.push(
+      `${element.at}: <construction> ${attribute} must be a whole number of pixels from 1 to ${MAX_SIDE}, found "${raw}"`,
+    );
     return undefined;
   }
 
@@ -184,7 +203,9 @@ class ProfileReader {
     if (raw === undefined) return undefined;
     const value = toNumber(raw);
     if (value !== undefined && value > 0 && value < 1) return value;
-    this.errors.push(`${element.at}: <construction> ${attribute} must be a number between 0 and 1 (exclusive), found "${raw}"`);
+    this.errors.push(
+      `${element.at}: <construction> ${attribute} must be a number between 0 and 1 (exclusive), found "${raw}"`,
+    );
     return undefined;
   }
 
@@ -214,8 +235,14 @@ class ProfileReader {
   /** The rule's bounds or values, checked against the metric's range when the metric is known. */
   private ruleBody(element: Element, label: string, metric: MetricName | undefined): RuleBody | undefined {
     const { min: rawMin, max: rawMax, values: rawValues, required: rawRequired } = element.attributes;
-    const required = rawRequired === undefined || rawRequired.trim() === 'true' ? true : rawRequired.trim() === 'false' ? false : undefined;
-    if (required === undefined) this.errors.push(`${element.at}: ${label}: required must be true or false, found "${rawRequired}"`);
+    const required =
+      rawRequired === undefined || rawRequired.trim() === 'true'
+        ? true
+        : rawRequired.trim() === 'false'
+          ? false
+          : undefined;
+    if (required === undefined)
+      this.errors.push(`${element.at}: ${label}: required must be true or false, found "${rawRequired}"`);
     if (rawValues !== undefined && (rawMin !== undefined || rawMax !== undefined)) {
       this.errors.push(`${element.at}: ${label}: values cannot be combined with min or max`);
       return undefined;
@@ -224,10 +251,13 @@ class ProfileReader {
       this.errors.push(`${element.at}: ${label} has no rule: give min and/or max, or values`);
       return undefined;
     }
-    const inRange = (what: string, value: number | undefined): number | undefined => this.inMetricRange(element, label, metric, what, value);
+    const inRange = (what: string, value: number | undefined): number | undefined =>
+      this.inMetricRange(element, label, metric, what, value);
     if (rawValues !== undefined) {
       const values = this.valueList(element, label, rawValues)?.map((value) => inRange('value', value));
-      return values === undefined || values.includes(undefined) || required === undefined ? undefined : { kind: 'values', required, values: values as number[] };
+      return values === undefined || values.includes(undefined) || required === undefined
+        ? undefined
+        : { kind: 'values', required, values: values as number[] };
     }
     const min = rawMin === undefined ? undefined : inRange('min', this.bound(element, label, 'min', rawMin));
     const max = rawMax === undefined ? undefined : inRange('max', this.bound(element, label, 'max', rawMax));
@@ -235,7 +265,12 @@ class ProfileReader {
       this.errors.push(`${element.at}: ${label}: min ${min} is greater than max ${max}`);
       return undefined;
     }
-    if ((rawMin !== undefined && min === undefined) || (rawMax !== undefined && max === undefined) || required === undefined) return undefined;
+    if (
+      (rawMin !== undefined && min === undefined) ||
+      (rawMax !== undefined && max === undefined) ||
+      required === undefined
+    )
+      return undefined;
     return { kind: 'range', required, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
   }
 
@@ -255,7 +290,13 @@ class ProfileReader {
     return values.includes(undefined) ? undefined : (values as number[]);
   }
 
-  private inMetricRange(element: Element, label: string, metric: MetricName | undefined, what: string, value: number | undefined): number | undefined {
+  private inMetricRange(
+    element: Element,
+    label: string,
+    metric: MetricName | undefined,
+    what: string,
+    value: number | undefined,
+  ): number | undefined {
     if (value === undefined || metric === undefined) return value;
     const { min, max } = METRICS[metric];
     if (value >= min && value <= max) return value;
@@ -272,17 +313,24 @@ class ProfileReader {
 
   private checkAttributes(element: Element, allowed: readonly string[]): void {
     for (const attribute of Object.keys(element.attributes)) {
-      if (!allowed.includes(attribute)) this.errors.push(`${element.at}: <${element.name}> has an unknown attribute ${attribute}; allowed: ${allowed.join(', ')}`);
+      if (!allowed.includes(attribute))
+        this.errors.push(
+          `${element.at}: <${element.name}> has an unknown attribute ${attribute}; allowed: ${allowed.join(', ')}`,
+        );
     }
   }
 
   private checkNoText(element: Element): void {
-    if (element.text !== '') this.errors.push(`${element.at}: unexpected text "${abbreviate(element.text)}" in <${element.name}>`);
+    if (element.text !== '')
+      this.errors.push(`${element.at}: unexpected text "${abbreviate(element.text)}" in <${element.name}>`);
   }
 
   private checkEmpty(element: Element): void {
     this.checkNoText(element);
-    for (const child of element.children) this.errors.push(`${child.at}: unexpected element <${child.name}> in <${element.name}>, which takes only attributes`);
+    for (const child of element.children)
+      this.errors.push(
+        `${child.at}: unexpected element <${child.name}> in <${element.name}>, which takes only attributes`,
+      );
   }
 }
 
@@ -310,5 +358,7 @@ export function requireProfile(xml: string, field: string): FaceProfile {
   const parsed = parseProfile(xml);
   if ('profile' in parsed) return parsed.profile;
   const shown = parsed.errors.slice(0, 5).join('; ');
-  throw invalidValue(`${field} is not a valid face profile: ${shown}${parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more; see /validateProfile)` : ''}`);
+  throw invalidValue(
+    `${field} is not a valid face profile: ${shown}${parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more; see /validateProfile)` : ''}`,
+  );
 }

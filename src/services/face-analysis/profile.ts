@@ -62,7 +62,10 @@ export interface ValuesRule extends RuleBase {
  * constructionEyes({ width: 480, height: 640, eyeLineY: 0.45, interEyeDistance: 0.25, eyeCenterX: 0.5 });
  * // { rightEye: [180, 288], leftEye: [300, 288] }
  */
-export function constructionEyes(geometry: ConstructionGeometry): { readonly rightEye: Point; readonly leftEye: Point } {
+export function constructionEyes(geometry: ConstructionGeometry): {
+  readonly rightEye: Point;
+  readonly leftEye: Point;
+} {
   const y = geometry.eyeLineY * geometry.height;
   const centre = geometry.eyeCenterX * geometry.width;
   const half = (geometry.interEyeDistance * geometry.width) / 2;

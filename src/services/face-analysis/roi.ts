@@ -73,7 +73,12 @@ export function roiLayout(profile: FaceProfile, resolution: Resolution): RoiLayo
   // The token's footprint at that distance, centred in the region (they differ by under a pixel).
   const midX = roi.x + (width - interEyeDistance * across) / 2 + margins.left * interEyeDistance;
   const midY = roi.y + (height - interEyeDistance * along) / 2 + margins.up * interEyeDistance;
-  return { roi, rightEye: [midX - interEyeDistance / 2, midY], leftEye: [midX + interEyeDistance / 2, midY], interEyeDistance };
+  return {
+    roi,
+    rightEye: [midX - interEyeDistance / 2, midY],
+    leftEye: [midX + interEyeDistance / 2, midY],
+    interEyeDistance,
+  };
 }
 
 /**
@@ -88,7 +93,12 @@ export function faceFootprint(profile: FaceProfile, rightEye: Point, leftEye: Po
   const margins = regionMargins(profile);
   const d = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
   const [mx, my] = [(rightEye[0] + leftEye[0]) / 2, (rightEye[1] + leftEye[1]) / 2];
-  return { x: mx - margins.left * d, y: my - margins.up * d, width: (margins.left + margins.right) * d, height: (margins.up + margins.down) * d };
+  return {
+    x: mx - margins.left * d,
+    y: my - margins.up * d,
+    width: (margins.left + margins.right) * d,
+    height: (margins.up + margins.down) * d,
+  };
 }
 
 /** The construction's margins, each widened to the profile's minimum crop rule on that side. */

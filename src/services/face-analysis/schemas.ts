@@ -3,9 +3,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Base64 } from '../../server/schemas/encrypted-request.js';
 const Fraction = (description: string) => Type.Optional(Type.Number({ description: `${description}; 0 to 1` }));
 const DetectionMode = Type.Optional(
-  Type.String({ description: 'FACE_ORDERING_BY_SIZE (default: every face, largest first), FACE_ORDERING_BY_SCORE, DOMINANT_FACE_BY_SIZE, DOMINANT_FACE_BY_SCORE (one face)' }),
+  Type.String({
+    description:
+      'FACE_ORDERING_BY_SIZE (default: every face, largest first), FACE_ORDERING_BY_SCORE, DOMINANT_FACE_BY_SIZE, DOMINANT_FACE_BY_SCORE (one face)',
+  }),
 );
-const ProfileXml = Type.String({ maxLength: 1_000_000, description: 'face profile XML (docs/face-analysis.md#profiles)' });
+const ProfileXml = Type.String({
+  maxLength: 1_000_000,
+  description: 'face profile XML (docs/face-analysis.md#profiles)',
+});
 
 export const AnalyzeImageRequest = Type.Object({
   images: Type.Array(
@@ -24,8 +30,14 @@ export const AnalyzeImageRequest = Type.Object({
         Type.Object({
           id: Type.String({ maxLength: 256 }),
           profileXml: Type.Optional(ProfileXml),
-          performConstruction: Type.Optional(Type.Boolean({ description: 'requires profileXml; every result of this output then relates to the constructed image' })),
-          metrics: Type.Optional(Type.Array(Type.String(), { description: 'metric names (docs/face-analysis.md#metrics)' })),
+          performConstruction: Type.Optional(
+            Type.Boolean({
+              description: 'requires profileXml; every result of this output then relates to the constructed image',
+            }),
+          ),
+          metrics: Type.Optional(
+            Type.Array(Type.String(), { description: 'metric names (docs/face-analysis.md#metrics)' }),
+          ),
         }),
         { maxItems: 16 },
       ),
@@ -38,11 +50,17 @@ export type AnalyzeImageRequest = Static<typeof AnalyzeImageRequest>;
 const Metric = Type.Object({
   name: Type.String(),
   score: Type.Number(),
-  complianceStatus: Type.Optional(Type.String({ description: 'OK, FAIL_HIGH, FAIL_LOW or FAIL_VALUE; only for metrics of the profile' })),
+  complianceStatus: Type.Optional(
+    Type.String({ description: 'OK, FAIL_HIGH, FAIL_LOW or FAIL_VALUE; only for metrics of the profile' }),
+  ),
   category: Type.String(),
 });
 
-const Feature = Type.Object({ name: Type.String({ description: 'LEFT_EYE or RIGHT_EYE (the person\'s)' }), x: Type.Number(), y: Type.Number() });
+const Feature = Type.Object({
+  name: Type.String({ description: "LEFT_EYE or RIGHT_EYE (the person's)" }),
+  x: Type.Number(),
+  y: Type.Number(),
+});
 
 export const AnalyzeImageResponse = Type.Object({
   images: Type.Array(
@@ -67,7 +85,10 @@ export const AnalyzeImageResponse = Type.Object({
   ),
 });
 
-export const Resolution = Type.Object({ width: Type.Integer({ minimum: 1, maximum: 16384 }), height: Type.Integer({ minimum: 1, maximum: 16384 }) });
+export const Resolution = Type.Object({
+  width: Type.Integer({ minimum: 1, maximum: 16384 }),
+  height: Type.Integer({ minimum: 1, maximum: 16384 }),
+});
 
 export const AutocaptureVideoRequest = Type.Object({
   frames: Type.Array(
@@ -86,7 +107,9 @@ export const AutocaptureVideoRequest = Type.Object({
   faceDetectionSensitivity: Fraction('detector sensitivity'),
   faceDetectionGranularity: Fraction('accepted, no effect'),
   faceDetectionMode: DetectionMode,
-  autocaptureMinimumFrameCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 300, description: 'consecutive compliant frames for a capture; default 3' })),
+  autocaptureMinimumFrameCount: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 300, description: 'consecutive compliant frames for a capture; default 3' }),
+  ),
   rotation: Type.Optional(Type.Number()),
 });
 export type AutocaptureVideoRequest = Static<typeof AutocaptureVideoRequest>;
@@ -98,7 +121,12 @@ export const AutocaptureVideoResponse = Type.Object({
 
 export const CalculateRoiRequest = Type.Object({ profile: Type.Object({ xml: ProfileXml }), resolution: Resolution });
 export type CalculateRoiRequest = Static<typeof CalculateRoiRequest>;
-export const CalculateRoiResponse = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() });
+export const CalculateRoiResponse = Type.Object({
+  x: Type.Number(),
+  y: Type.Number(),
+  width: Type.Number(),
+  height: Type.Number(),
+});
 
 export const ValidateProfileRequest = Type.Object({ profile: Type.Object({ xml: ProfileXml }) });
 export type ValidateProfileRequest = Static<typeof ValidateProfileRequest>;

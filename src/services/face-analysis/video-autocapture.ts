@@ -28,23 +28,43 @@ const ASPECT_TOLERANCE = 0.02;
 export async function autocaptureVideo(
   engine: FaceEngine,
   body: AutocaptureVideoRequest,
-): Promise<{ frameResults: Array<{ compliant: boolean; feedback: string[] }>; results: { captured: boolean; capturedFrameIndex: number } }> {
+): Promise<{
+  frameResults: Array<{ compliant: boolean; feedback: string[] }>;
+  results: { captured: boolean; capturedFrameIndex: number };
+}> {
   const profile = requireProfile(body.profile.xml, 'profile.xml');
   const options = detectionOptions(
-    { rotation: body.rotation, sensitivity: body.faceDetectionSensitivity, granularity: body.faceDetectionGranularity, minSize: body.faceDetectionMinSize, maxSize: body.faceDetectionMaxSize, mode: body.faceDetectionMode },
+    {
+      rotation: body.rotation,
+      sensitivity: body.faceDetectionSensitivity,
+      granularity: body.faceDetectionGranularity,
+      minSize: body.faceDetectionMinSize,
+      maxSize: body.faceDetectionMaxSize,
+      mode: body.faceDetectionMode,
+    },
     'request',
-    { sensitivity: 'faceDetectionSensitivity', granularity: 'faceDetectionGranularity', minSize: 'faceDetectionMinSize', maxSize: 'faceDetectionMaxSize', mode: 'faceDetectionMode' },
+    {
+      sensitivity: 'faceDetectionSensitivity',
+      granularity: 'faceDetectionGranularity',
+      minSize: 'faceDetectionMinSize',
+      maxSize: 'faceDetectionMaxSize',
+      mode: 'faceDetectionMode',
+    },
   );
   const preview = body.resolutionPreview;
   const capture = body.resolutionCapture;
   if (Math.abs(capture.width / capture.height / (preview.width / preview.height) - 1) > ASPECT_TOLERANCE) {
-    throw invalidValue(`resolutionCapture (${capture.width}×${capture.height}) must have the aspect ratio of resolutionPreview (${preview.width}×${preview.height})`);
+    throw invalidValue(
+      `resolutionCapture (${capture.width}×${capture.height}) must have the aspect ratio of resolutionPreview (${preview.width}×${preview.height})`,
+    );
   }
   const scale = capture.width / preview.width;
   let previous = -Infinity;
   body.frames.forEach((frame, i) => {
     if (!Number.isFinite(frame.timestamp) || frame.timestamp < 0 || frame.timestamp <= previous) {
-      throw invalidValue(`frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`);
+      throw invalidValue(
+        `frames[${i}].timestamp must be at least 0 and exceed the previous frame's (got ${frame.timestamp} after ${previous})`,
+      );
     }
     previous = frame.timestamp;
   });
@@ -55,12 +75,20 @@ export async function autocaptureVideo(
     frames.map(async (bytes, i) => {
       const analysis = await analyze(engine, bytes, options.rotation, `frames[${i}].data`);
       if (analysis.width !== preview.width || analysis.height !== preview.height) {
-        throw invalidValue(`frames[${i}] is ${analysis.width}×${analysis.height} (after rotation); frames must have resolutionPreview (${preview.width}×${preview.height})`);
+        throw invalidValue(
+          `frames[${i}] is ${analysis.width}×${analysis.height} (after rotation); frames must have resolutionPreview (${preview.width}×${preview.height})`,
+        );
       }
       const faces = selectFaces(analysis.faces, options, analysis.width, analysis.height);
       const subject = faces[0];
-      const statuses = subject?.quality === undefined ? {} : evaluateCompliance(profile, atCaptureResolution(subject.quality.metrics, scale, capture)).statuses;
-      const eyes = subject === undefined ? undefined : { rightEye: subject.keyPoints.rightEye, leftEye: subject.keyPoints.leftEye };
+      const statuses =
+        subject?.quality === undefined
+          ? {}
+          : evaluateCompliance(profile, atCaptureResolution(subject.quality.metrics, scale, capture)).statuses;
+      const eyes =
+        subject === undefined
+          ? undefined
+          : { rightEye: subject.keyPoints.rightEye, leftEye: subject.keyPoints.leftEye };
       const feedback = frameFeedback({ faceCount: faces.length, eyes, statuses }, profile, preview);
       return { compliant: feedback.length === 0, feedback };
     }),
@@ -72,7 +100,11 @@ export async function autocaptureVideo(
 }
 
 /** The metrics the capture-resolution frame would have: pixel sizes scale, ratios and scores do not. */
-function atCaptureResolution(metrics: FaceMetrics, scale: number, capture: { width: number; height: number }): FaceMetrics {
+function atCaptureResolution(
+  metrics: FaceMetrics,
+  scale: number,
+  capture: { width: number; height: number },
+): FaceMetrics {
   return {
     ...metrics,
     IMAGE_WIDTH: capture.width,

@@ -4,7 +4,15 @@ import { planarResidual } from '../../engines/liveness/planar-motion.js';
 import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import { iadSignals } from '../../engines/liveness/iad-signals.js';
 import type { LivenessRequest } from '../../engines/liveness/liveness-request.js';
-import { analyzeFrames, decidePassiveLiveness, sameIdentityScore, spoofTypes, subjectOf, type LivenessContext, type LivenessResult } from '../../engines/liveness/passive-liveness.js';
+import {
+  analyzeFrames,
+  decidePassiveLiveness,
+  sameIdentityScore,
+  spoofTypes,
+  subjectOf,
+  type LivenessContext,
+  type LivenessResult,
+} from '../../engines/liveness/passive-liveness.js';
 import type { HeadMove } from '../../engines/liveness/workflows.js';
 
 /**
@@ -54,12 +62,21 @@ export interface ActiveLivenessResult {
  * const result = await assessActiveLiveness(engine, passive, [up, down], context);
  * result.decision; // 'LIVE' when the passive part is live and both turns were made
  */
-export async function assessActiveLiveness(engine: FaceEngine, passive: LivenessRequest, actives: readonly LivenessRequest[], context: LivenessContext): Promise<ActiveLivenessResult> {
-  const [passiveFrames, ...activeFrames] = await Promise.all([passive, ...actives].map((r) => analyzeFrames(engine, r, FACE_ALGORITHMS.F200.embeddings.views)));
+export async function assessActiveLiveness(
+  engine: FaceEngine,
+  passive: LivenessRequest,
+  actives: readonly LivenessRequest[],
+  context: LivenessContext,
+): Promise<ActiveLivenessResult> {
+  const [passiveFrames, ...activeFrames] = await Promise.all(
+    [passive, ...actives].map((r) => analyzeFrames(engine, r, FACE_ALGORITHMS.F200.embeddings.views)),
+  );
   const passiveResult = decidePassiveLiveness(passive, passiveFrames!, context);
 
   const feedback = new Set<string>();
-  const reference = passiveFrames!.map((f) => subjectOf(f, passive, new Set())).find((s) => s?.recognitionViews[0] !== undefined);
+  const reference = passiveFrames!
+    .map((f) => subjectOf(f, passive, new Set()))
+    .find((s) => s?.recognitionViews[0] !== undefined);
   let movesMade = true;
   const allSubjects: Array<AnalyzedFace | undefined> = [];
   actives.forEach((request, i) => {
@@ -73,7 +90,9 @@ export async function assessActiveLiveness(engine: FaceEngine, passive: Liveness
     if (turn < MIN_HEAD_TURN_DEGREES) {
       movesMade = false;
       feedback.add(Math.min(...turns) <= -MIN_HEAD_TURN_DEGREES ? 'WRONG_HEAD_MOVEMENT' : 'HEAD_MOVEMENT_NOT_DETECTED');
-    } else if (planarResidual(faces[0]!.mesh, faces[most]!.mesh, faces[0]!.liveness?.interEyePixels ?? 1) < MIN_TURN_PARALLAX) {
+    } else if (
+      planarResidual(faces[0]!.mesh, faces[most]!.mesh, faces[0]!.liveness?.interEyePixels ?? 1) < MIN_TURN_PARALLAX
+    ) {
       // The landmarks moved as one plane: a picture turned in front of the camera, not a head.
       movesMade = false;
       feedback.add('FLAT_HEAD_MOVEMENT');
@@ -99,7 +118,10 @@ export async function assessActiveLiveness(engine: FaceEngine, passive: Liveness
     score: activeLive ? 100 : 0,
     score_frr: 0,
     feedback: [...feedback],
-    decision_info: { IAD: { signals }, PAD: { status: movesMade ? 'PASS' : 'FAIL', spoof_type_probability: spoofTypes(movesMade ? 1 : 0) } },
+    decision_info: {
+      IAD: { signals },
+      PAD: { status: movesMade ? 'PASS' : 'FAIL', spoof_type_probability: spoofTypes(movesMade ? 1 : 0) },
+    },
   };
   const live = passiveResult.decision === 'LIVE' && activeLive;
   // A passive quality or timing verdict (score -1) says more than SPOOF: it is kept.

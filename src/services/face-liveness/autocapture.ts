@@ -38,7 +38,12 @@ export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedba
   const feedback: string[] = [];
   if (Math.min(frame.width, frame.height) < CAPTURE_LIMITS.minShorterSide) feedback.push('IMAGE_RESOLUTION_TOO_LOW');
   const subject = selectSubjectFace(frame.faces, ANY_SIZE);
-  if (!subject.ok) return { index, feedback: [...feedback, subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'], face: undefined };
+  if (!subject.ok)
+    return {
+      index,
+      feedback: [...feedback, subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'],
+      face: undefined,
+    };
   const face = subject.face as AnalyzedFace;
   const [x, y, w, h] = face.box;
   const width = w / frame.width;
@@ -51,7 +56,10 @@ export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedba
   if (cy < CAPTURE_LIMITS.centreY[0]) feedback.push('FACE_TOO_HIGH');
   if (cy > CAPTURE_LIMITS.centreY[1]) feedback.push('FACE_TOO_LOW');
   const degrees = (r: number) => Math.abs((r * 180) / Math.PI);
-  if (Math.max(degrees(face.pose.yaw), degrees(face.pose.pitch), degrees(face.pose.roll)) > CAPTURE_LIMITS.maxPoseDegrees) feedback.push('INVALID_POSE');
+  if (
+    Math.max(degrees(face.pose.yaw), degrees(face.pose.pitch), degrees(face.pose.roll)) > CAPTURE_LIMITS.maxPoseDegrees
+  )
+    feedback.push('INVALID_POSE');
   const measures = face.liveness;
   if (measures) {
     if (measures.brightness < CAPTURE_LIMITS.minBrightness) feedback.push('INSUFFICIENT_LIGHTING');
@@ -85,10 +93,16 @@ const PORTRAIT_GEOMETRY: CropGeometry = { eyeY: 0.4, eyeToMouth: 0.2, levelAbove
  * @example
  * const jpeg = await constructPortrait(frameBytes, best.face!, 90);
  */
-export async function constructPortrait(frameBytes: Uint8Array, face: AnalyzedFace, rotation: 0 | 90 | 180 | 270): Promise<Buffer> {
+export async function constructPortrait(
+  frameBytes: Uint8Array,
+  face: AnalyzedFace,
+  rotation: 0 | 90 | 180 | 270,
+): Promise<Buffer> {
   const image = await decodeImage(frameBytes, { ...DEFAULT_DECODE_OPTIONS, rotation });
   const crop = sampleCrop(image, cropTransform(face.keyPoints, PORTRAIT_SIZE, PORTRAIT_GEOMETRY));
-  return sharp(Buffer.from(Uint8Array.from(crop, (v) => Math.round(v))), { raw: { width: PORTRAIT_SIZE, height: PORTRAIT_SIZE, channels: 3 } })
+  return sharp(Buffer.from(Uint8Array.from(crop, (v) => Math.round(v))), {
+    raw: { width: PORTRAIT_SIZE, height: PORTRAIT_SIZE, channels: 3 },
+  })
     .jpeg({ quality: 90 })
     .toBuffer();
 }

@@ -17,7 +17,11 @@ export const MetaData = Type.Object(
 
 export const Frame = Type.Object({
   data: Base64('JPEG (quality 90 recommended) or PNG frame, base64'),
-  tags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Number()], { description: 'e.g. ["ACTIVE_HEAD_UP"]; the schema of the spec declares a number' })),
+  tags: Type.Optional(
+    Type.Union([Type.Array(Type.String()), Type.Number()], {
+      description: 'e.g. ["ACTIVE_HEAD_UP"]; the schema of the spec declares a number',
+    }),
+  ),
   timestamp: Type.Number({ description: 'milliseconds; strictly increasing across frames' }),
 });
 
@@ -25,24 +29,37 @@ const Fraction = (description: string) => Type.Number({ description: `${descript
 
 export const WorkflowData = Type.Object({
   workflow: Type.String({ description: 'hotel2|4|6, foxtrot2|4|6, charlie2|4|6, active_up|down|left|right' }),
-  intelligentLiveness: Type.Optional(Type.Object({ lightTraceMode: Type.Optional(Type.String({ description: 'NORMAL (default) or STRICT' })) })),
+  intelligentLiveness: Type.Optional(
+    Type.Object({ lightTraceMode: Type.Optional(Type.String({ description: 'NORMAL (default) or STRICT' })) }),
+  ),
   frames: Type.Array(Frame),
-  security_level: Type.Optional(Type.Integer({ description: '1 (most usable) to 10 (most secure); overrides the workflow digit' })),
+  security_level: Type.Optional(
+    Type.Integer({ description: '1 (most usable) to 10 (most secure); overrides the workflow digit' }),
+  ),
   timestamp: Type.Optional(Type.Number({ description: 'when the package was made, milliseconds since 1970' })),
   face_detection_granularity: Type.Optional(Fraction('detector granularity')),
   face_detection_sensitivity: Type.Optional(Fraction('detector sensitivity')),
   face_detection_min_size: Type.Optional(Fraction('smallest face, as a share of the shorter image side')),
   face_detection_max_size: Type.Optional(Fraction('largest face, as a share of the shorter image side')),
-  face_detection_mode: Type.Optional(Type.String({ description: 'FACE_ORDERING_BY_SIZE, FACE_ORDERING_BY_SCORE, DOMINANT_FACE_BY_SIZE or DOMINANT_FACE_BY_SCORE' })),
+  face_detection_mode: Type.Optional(
+    Type.String({
+      description: 'FACE_ORDERING_BY_SIZE, FACE_ORDERING_BY_SCORE, DOMINANT_FACE_BY_SIZE or DOMINANT_FACE_BY_SCORE',
+    }),
+  ),
   rotation: Type.Optional(Type.Number({ description: '0, 90, 180 or 270 (clockwise), applied before analysis' })),
   perform_construction: Type.Optional(Type.Boolean()),
 });
 export type WorkflowData = Static<typeof WorkflowData>;
 
-export const FaceLivenessRequest = Type.Object({ video: Type.Object({ meta_data: Type.Optional(MetaData), workflow_data: WorkflowData }) });
+export const FaceLivenessRequest = Type.Object({
+  video: Type.Object({ meta_data: Type.Optional(MetaData), workflow_data: WorkflowData }),
+});
 export type FaceLivenessRequest = Static<typeof FaceLivenessRequest>;
 
-const Signal = Type.Object({ status: Type.String({ description: 'PASS, FAIL or ERROR' }), mode: Type.String({ description: 'DECISIONING or REPORT_ONLY' }) });
+const Signal = Type.Object({
+  status: Type.String({ description: 'PASS, FAIL or ERROR' }),
+  mode: Type.String({ description: 'DECISIONING or REPORT_ONLY' }),
+});
 
 export const LivenessResult = Type.Object({
   decision: Type.String(),
@@ -55,14 +72,20 @@ export const LivenessResult = Type.Object({
   }),
 });
 
-export const CheckLivenessResponse = Type.Object({ video: Type.Object({ liveness_result: LivenessResult, version: Type.String(), timestamp: Type.Number() }) });
+export const CheckLivenessResponse = Type.Object({
+  video: Type.Object({ liveness_result: LivenessResult, version: Type.String(), timestamp: Type.Number() }),
+});
 
 export const EncryptedLivenessRequest = Type.Object(
   {
     key: EncryptedRequest.properties.key,
     iv: EncryptedRequest.properties.iv,
     p: EncryptedRequest.properties.p,
-    workflow_data: Type.Optional(Type.Object({ intelligentLiveness: Type.Optional(Type.Object({ lightTraceMode: Type.Optional(Type.String()) })) })),
+    workflow_data: Type.Optional(
+      Type.Object({
+        intelligentLiveness: Type.Optional(Type.Object({ lightTraceMode: Type.Optional(Type.String()) })),
+      }),
+    ),
   },
   { description: 'encrypted faceLivenessRequest, with an optional intelligentLiveness override' },
 );
@@ -71,7 +94,9 @@ export type EncryptedLivenessRequest = Static<typeof EncryptedLivenessRequest>;
 export const AnalyzeResponse = Type.Object({
   video: Type.Object({
     autocapture_result: Type.Object({
-      captured_frame: Type.String({ description: 'base64 JPEG: the best frame, or the portrait built from it; empty when no frame has a face' }),
+      captured_frame: Type.String({
+        description: 'base64 JPEG: the best frame, or the portrait built from it; empty when no frame has a face',
+      }),
       captured_frame_is_constructed: Type.Boolean(),
       feedback: Type.Array(Type.String()),
     }),
@@ -81,7 +106,9 @@ export const AnalyzeResponse = Type.Object({
   }),
 });
 
-export const ActiveLivenessRequest = Type.Array(FaceLivenessRequest, { description: 'exactly 3 requests: 1 passive workflow and 2 active ones' });
+export const ActiveLivenessRequest = Type.Array(FaceLivenessRequest, {
+  description: 'exactly 3 requests: 1 passive workflow and 2 active ones',
+});
 export type ActiveLivenessRequest = Static<typeof ActiveLivenessRequest>;
 
 export const ActiveLivenessResponse = Type.Object({

@@ -53,8 +53,13 @@ export class CacheGalleries {
 
   /** Adds encounters (all or none); the outcome of the store decides. */
   async add(cache: string, encounters: ReadonlyArray<{ id: string; vectors: FaceVectors }>, limit: number) {
-    const outcome = await this.repository.add(cache, encounters.map((e) => this.seal(cache, e.id, e.vectors)), limit);
-    if (outcome.kind === 'added') this.applyInPlace(cache, outcome.generation, (c) => encounters.forEach((e) => this.put(c, e.id, e.vectors)));
+    const outcome = await this.repository.add(
+      cache,
+      encounters.map((e) => this.seal(cache, e.id, e.vectors)),
+      limit,
+    );
+    if (outcome.kind === 'added')
+      this.applyInPlace(cache, outcome.generation, (c) => encounters.forEach((e) => this.put(c, e.id, e.vectors)));
     return outcome;
   }
 
@@ -114,10 +119,15 @@ export class CacheGalleries {
       const algorithm = FACE_ALGORITHM_NAMES.find((a) => a === stored.algorithm);
       try {
         if (!algorithm) throw new Error(`unknown algorithm ${stored.algorithm}`);
-        const template = decodeTemplate(this.sealer.open(stored.sealed, this.context(cache, stored.encounterId, algorithm)));
+        const template = decodeTemplate(
+          this.sealer.open(stored.sealed, this.context(cache, stored.encounterId, algorithm)),
+        );
         this.galleryOf(loaded, algorithm).add(stored.encounterId, template.vector);
       } catch (error) {
-        loaded.unreadable.set(stored.encounterId, `stored template cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        loaded.unreadable.set(
+          stored.encounterId,
+          `stored template cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     const held = this.caches.get(cache);

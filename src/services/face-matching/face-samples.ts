@@ -21,7 +21,9 @@ export type FaceVectors = Partial<Record<FaceAlgorithmName, Float32Array>>;
 export function algorithmOf(workflow: Workflow | undefined): FaceAlgorithmName {
   const name = workflow?.comparator.algorithm ?? 'F500';
   if (!(FACE_ALGORITHM_NAMES as readonly string[]).includes(name)) {
-    throw invalidValue(`workflow.comparator.algorithm must be one of ${FACE_ALGORITHM_NAMES.join(', ')} (got '${name}')`);
+    throw invalidValue(
+      `workflow.comparator.algorithm must be one of ${FACE_ALGORITHM_NAMES.join(', ')} (got '${name}')`,
+    );
   }
   const types = workflow?.comparator.faceTypes;
   if (types !== undefined && types.some((t) => t !== 'VISIBLE_FRONTAL')) {
@@ -39,12 +41,22 @@ export function algorithmOf(workflow: Workflow | undefined): FaceAlgorithmName {
  * @throws {ApiError} 400 with the spec code: -3 neither member, -6 both members, an image without
  *   exactly one usable face, an undecodable image or template, or a template of another modality
  */
-export async function faceVectors(engine: FaceEngine, sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]): Promise<FaceVectors> {
+export async function faceVectors(
+  engine: FaceEngine,
+  sample: FaceSample,
+  field: string,
+  algorithms: readonly FaceAlgorithmName[],
+): Promise<FaceVectors> {
   const image = sample.VISIBLE_FRONTAL;
   const template = sample.import;
-  if (image !== undefined && template !== undefined) throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
+  if (image !== undefined && template !== undefined)
+    throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
   if (image === undefined && template === undefined) {
-    throw new ApiError(400, ErrorCode.missingField, `mandatory field missing: '${field}.VISIBLE_FRONTAL' or '${field}.import'`);
+    throw new ApiError(
+      400,
+      ErrorCode.missingField,
+      `mandatory field missing: '${field}.VISIBLE_FRONTAL' or '${field}.import'`,
+    );
   }
   if (template !== undefined) return importedVectors(template, field);
   const bytes = decodeBase64(image!, `${field}.VISIBLE_FRONTAL`);
@@ -85,7 +97,10 @@ export function exportTemplate(algorithm: FaceAlgorithmName, vector: Float32Arra
 /** What the engine must compute to serve all the given algorithms at once (their views are prefixes of one another). */
 export function embeddingsFor(algorithms: readonly FaceAlgorithmName[]): EmbeddingOptions {
   const wanted = algorithms.map((a) => FACE_ALGORITHMS[a].embeddings);
-  const views = wanted.reduce((longest, e) => (e.views.length > longest.length ? e.views : longest), wanted[0]?.views ?? []);
+  const views = wanted.reduce(
+    (longest, e) => (e.views.length > longest.length ? e.views : longest),
+    wanted[0]?.views ?? [],
+  );
   return { views, description: wanted.some((e) => e.description) };
 }
 
@@ -97,11 +112,14 @@ function importedVectors(base64: string, field: string): FaceVectors {
     if (error instanceof TemplateFormatError) throw invalidValue(`${field}.import: ${error.message}`);
     throw error;
   }
-  if (template.modality !== 'face') throw invalidValue(`${field}.import: a ${template.modality} template cannot be used for face matching`);
+  if (template.modality !== 'face')
+    throw invalidValue(`${field}.import: a ${template.modality} template cannot be used for face matching`);
   const algorithm = FACE_ALGORITHM_NAMES.find((name) => name === template.algorithm);
   if (!algorithm) throw invalidValue(`${field}.import: unknown face algorithm '${template.algorithm}'`);
   if (template.vector.length !== FACE_ALGORITHMS[algorithm].dimensions) {
-    throw invalidValue(`${field}.import: an ${algorithm} template has ${FACE_ALGORITHMS[algorithm].dimensions} dimensions, not ${template.vector.length}`);
+    throw invalidValue(
+      `${field}.import: an ${algorithm} template has ${FACE_ALGORITHMS[algorithm].dimensions} dimensions, not ${template.vector.length}`,
+    );
   }
   if (!(dot(template.vector, template.vector) > 0)) throw invalidValue(`${field}.import: the template vector is zero`);
   return { [algorithm]: unitVector(template.vector) };

@@ -15,7 +15,13 @@ export interface IdentifyResult {
  * @example
  * identify(await caches.fresh('staff'), probeVector, 'F500', 10);
  */
-export function identify(cache: LoadedCache, probe: Float32Array, algorithm: FaceAlgorithmName, size: number, only?: readonly string[]): IdentifyResult {
+export function identify(
+  cache: LoadedCache,
+  probe: Float32Array,
+  algorithm: FaceAlgorithmName,
+  size: number,
+  only?: readonly string[],
+): IdentifyResult {
   const gallery = cache.galleries.get(algorithm);
   const recordErrors: IdentifyResult['recordErrors'] = [];
   const wanted = only === undefined ? undefined : new Set(only);
@@ -23,7 +29,8 @@ export function identify(cache: LoadedCache, probe: Float32Array, algorithm: Fac
   for (const id of consider) {
     if (!cache.ids.has(id)) recordErrors.push({ id, error: 'not in the cache' });
     else if (cache.unreadable.has(id)) recordErrors.push({ id, error: cache.unreadable.get(id)! });
-    else if (!gallery?.has(id)) recordErrors.push({ id, error: `no ${algorithm} template (enrolled from a template of another algorithm)` });
+    else if (!gallery?.has(id))
+      recordErrors.push({ id, error: `no ${algorithm} template (enrolled from a template of another algorithm)` });
   }
   const hits = gallery ? gallery.search(probe, size, wanted) : [];
   return { candidateList: hits.map((hit) => ({ id: hit.id, ...calibrated(algorithm, hit.score) })), recordErrors };

@@ -35,19 +35,34 @@ export const Workflow = Type.Object(
 );
 export type Workflow = Static<typeof Workflow>;
 
-const Metadata = Type.Object({}, { additionalProperties: true, description: 'client metadata (username, client_device_brand, ...); accepted, never used to decide' });
+const Metadata = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'client metadata (username, client_device_brand, ...); accepted, never used to decide',
+  },
+);
 
-export const CacheParams = Type.Object({ cacheName: Type.String({ description: 'cache name: 1-128 of A-Z a-z 0-9 . _ -' }) });
+export const CacheParams = Type.Object({
+  cacheName: Type.String({ description: 'cache name: 1-128 of A-Z a-z 0-9 . _ -' }),
+});
 export type CacheParams = Static<typeof CacheParams>;
 
 export const AddBody = Type.Object({ metadata: Type.Optional(Metadata), encounter: Encounter });
 export type AddBody = Static<typeof AddBody>;
 
-export const AddBatchBody = Type.Array(Encounter, { description: 'encounters of template form (import), added all or none', maxItems: 100_000 });
+export const AddBatchBody = Type.Array(Encounter, {
+  description: 'encounters of template form (import), added all or none',
+  maxItems: 100_000,
+});
 
 export const DeleteBody = Type.Object({ id: EncounterId });
 
-const CandidateListSize = Type.Integer({ minimum: 1, maximum: 1000, description: 'candidates to return (1-1000, default 10)' });
+const CandidateListSize = Type.Integer({
+  minimum: 1,
+  maximum: 1000,
+  description: 'candidates to return (1-1000, default 10)',
+});
 
 export const IdentifyBody = Type.Object({
   metadata: Type.Optional(Metadata),
@@ -104,13 +119,18 @@ export const FuseScoresForIdentificationBody = Type.Object({
 const errors = { '4xx': CodedError, '5xx': CodedError };
 
 export const ScoreResponse = {
-  200: Type.Object({ score: Type.Number({ description: 'cosine similarity' }), scorePercent: Type.Number({ description: 'calibrated 0-100 (docs/scores.md)' }) }),
+  200: Type.Object({
+    score: Type.Number({ description: 'cosine similarity' }),
+    scorePercent: Type.Number({ description: 'calibrated 0-100 (docs/scores.md)' }),
+  }),
   ...errors,
 };
 
 export const IdentifyResponse = {
   200: Type.Object({
-    candidateList: Type.Array(Type.Object({ id: Type.String(), score: Type.Number(), scoreFmr: Type.Number(), scorePercent: Type.Number() })),
+    candidateList: Type.Array(
+      Type.Object({ id: Type.String(), score: Type.Number(), scoreFmr: Type.Number(), scorePercent: Type.Number() }),
+    ),
     recordErrors: Type.Array(Type.Object({ id: Type.String(), error: Type.String() })),
   }),
   ...errors,
@@ -119,15 +139,27 @@ export const IdentifyResponse = {
 export const IdResponse = { 200: Type.Object({ id: Type.String() }), ...errors };
 export const IdListResponse = { 200: Type.Array(Type.String()), ...errors };
 export const EmptyResponse = { 200: Type.String({ description: 'empty string' }), ...errors };
-export const ConfirmResponse = { 200: Type.Object({ confirm: Type.Integer({ description: 'number of encounters removed' }) }), ...errors };
+export const ConfirmResponse = {
+  200: Type.Object({ confirm: Type.Integer({ description: 'number of encounters removed' }) }),
+  ...errors,
+};
 export const TextResponse = { 200: Type.String(), ...errors };
-export const ExportResponse = { 200: Type.Object({ export: Type.String({ description: 'template, base64' }) }), ...errors };
+export const ExportResponse = {
+  200: Type.Object({ export: Type.String({ description: 'template, base64' }) }),
+  ...errors,
+};
 export const AlgorithmExportResponse = {
-  200: Type.Object({ export: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), { description: 'face type -> algorithm -> template (base64)' }) }),
+  200: Type.Object({
+    export: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+      description: 'face type -> algorithm -> template (base64)',
+    }),
+  }),
   ...errors,
 };
 export const ScoreFusedResponse = { 200: Type.Object({ scoreFused: Type.Number() }), ...errors };
 export const ScoresFusedResponse = {
-  200: Type.Object({ scoresFused: Type.Array(Type.Object({ fusedScoreFpir: Type.Number(), fusedScoreFpirPercent: Type.Number() })) }),
+  200: Type.Object({
+    scoresFused: Type.Array(Type.Object({ fusedScoreFpir: Type.Number(), fusedScoreFpirPercent: Type.Number() })),
+  }),
   ...errors,
 };

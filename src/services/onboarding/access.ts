@@ -25,7 +25,11 @@ export type VerifyAccess = (request: FastifyRequest) => Promise<Customer>;
  * const verifyAccess = accessVerifier({ customers, signer, publicUrl: config.publicUrl });
  * const customer = await verifyAccess(request); // throws AccessDeniedError
  */
-export function accessVerifier(options: { customers: CustomersRepository; signer: TokenSigner; publicUrl: string | undefined }): VerifyAccess {
+export function accessVerifier(options: {
+  customers: CustomersRepository;
+  signer: TokenSigner;
+  publicUrl: string | undefined;
+}): VerifyAccess {
   const { customers, signer, publicUrl } = options;
   return async (request) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -36,15 +40,20 @@ export function accessVerifier(options: { customers: CustomersRepository; signer
     let realm: unknown;
     let issuer: unknown;
     try {
-      const { payload } = await jwtVerify(bearer, await signer.keyResolver(), { algorithms: ['RS256'], audience: TOKEN_AUDIENCE });
+      const { payload } = await jwtVerify(bearer, await signer.keyResolver(), {
+        algorithms: ['RS256'],
+        audience: TOKEN_AUDIENCE,
+      });
       ({ realm, iss: issuer } = payload);
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) throw new AccessDeniedError(`invalid bearer token (${error.code})`);
       throw error;
     }
-    if (typeof realm !== 'string' || customerOfRealm(`${realm}-consumers`) !== realm) throw new AccessDeniedError('token has no realm');
+    if (typeof realm !== 'string' || customerOfRealm(`${realm}-consumers`) !== realm)
+      throw new AccessDeniedError('token has no realm');
     // The issuer pins the token to this server and to the realm named in it.
-    if (issuer !== issuerOf(realm, request, publicUrl)) throw new AccessDeniedError('token issued by another realm or server');
+    if (issuer !== issuerOf(realm, request, publicUrl))
+      throw new AccessDeniedError('token issued by another realm or server');
     const keyOwner = await customers.customerOfApiKey(apiKey);
     if (keyOwner === undefined) throw new AccessDeniedError('unknown or revoked api key');
     if (keyOwner !== realm) throw new AccessDeniedError('api key and token belong to different customers');

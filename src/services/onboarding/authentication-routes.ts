@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { CodedError } from '../../server/schemas/coded-error.js';
 import type { AuthenticationFlow } from './authentication.js';
 import { customerOf } from './authenticated-scope.js';
-import { AuthenticateRequest, AuthenticateResponse, VerifyDeviceRequest, VerifyDeviceResponse, VerifyFaceRequest, VerifyFaceResponse } from './schemas.js';
+import {
+  AuthenticateRequest,
+  AuthenticateResponse,
+  VerifyDeviceRequest,
+  VerifyDeviceResponse,
+  VerifyFaceRequest,
+  VerifyFaceResponse,
+} from './schemas.js';
 
 const errors = { '4xx': CodedError, '5xx': CodedError };
 
@@ -18,17 +25,35 @@ export function authenticationRoutes(app: FastifyInstance, flow: AuthenticationF
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   scope.post(
     '/onboarding/authentication/authenticate',
-    { schema: { summary: 'Starts an authentication of the enrolled user and device', body: AuthenticateRequest, response: { 200: AuthenticateResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Starts an authentication of the enrolled user and device',
+        body: AuthenticateRequest,
+        response: { 200: AuthenticateResponse, ...errors },
+      },
+    },
     async (request) => flow.authenticate(customerOf(request).name, request.body),
   );
   scope.post(
     '/onboarding/authentication/verifyDevice',
-    { schema: { summary: 'The enrolled device signs the authToken', body: VerifyDeviceRequest, response: { 200: VerifyDeviceResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'The enrolled device signs the authToken',
+        body: VerifyDeviceRequest,
+        response: { 200: VerifyDeviceResponse, ...errors },
+      },
+    },
     async (request) => flow.verifyDevice(customerOf(request).name, request.body),
   );
   scope.post(
     '/onboarding/authentication/verifyFace',
-    { schema: { summary: 'Liveness and 1:1 match against the enrolled face', body: VerifyFaceRequest, response: { 200: VerifyFaceResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Liveness and 1:1 match against the enrolled face',
+        body: VerifyFaceRequest,
+        response: { 200: VerifyFaceResponse, ...errors },
+      },
+    },
     async (request) => flow.verifyFace(customerOf(request).name, request.body),
   );
 }

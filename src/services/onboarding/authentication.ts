@@ -23,7 +23,14 @@ export interface FaceVerification {
     matchScore: number;
     biometricMatchedCount: number;
     biometricsOnServer: string;
-    biometricMatchResultList: Array<{ verifyResult: boolean; modality: string; fmrScore: number; biometricMatchedCount: number; biometricsOnServer: string; matchResultReference: null }>;
+    biometricMatchResultList: Array<{
+      verifyResult: boolean;
+      modality: string;
+      fmrScore: number;
+      biometricMatchedCount: number;
+      biometricsOnServer: string;
+      matchResultReference: null;
+    }>;
     matchingMinutia: null;
   };
 }
@@ -47,11 +54,23 @@ export interface AuthenticationFlow {
  */
 export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
   /** The authentication of a token with its user, refused unless it is in `state` and unexpired. */
-  const openAuthentication = async (customer: string, token: string, state: AuthenticationState, step: string): Promise<{ auth: Authentication; user: OnboardingUser }> => {
+  const openAuthentication = async (
+    customer: string,
+    token: string,
+    state: AuthenticationState,
+    step: string,
+  ): Promise<{ auth: Authentication; user: OnboardingUser }> => {
     const auth = await ctx.authentications.find(customer, sha256Hex(token));
     if (auth === undefined) throw clientError(404, 'unknown authToken (or the user re-enrolled since)');
     const refuse = async (status: number, why: string) => {
-      await ctx.events.record({ customer, username: auth.username, event: step, outcome: 'refused', detail: why, deviceId: auth.deviceId });
+      await ctx.events.record({
+        customer,
+        username: auth.username,
+        event: step,
+        outcome: 'refused',
+        detail: why,
+        deviceId: auth.deviceId,
+      });
       return clientError(status, why);
     };
     if (auth.expiresAt <= ctx.now()) throw await refuse(410, 'authToken expired: start a new authentication');
@@ -74,7 +93,14 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
       const user = await ctx.users.findByRegistrationCode(customer, sha256Hex(body.registrationCode));
       if (user === undefined) throw clientError(403, 'registrationCode not recognised');
       if (user.device.deviceId !== body.deviceId) {
-        await ctx.events.record({ customer, username: user.username, event: 'authenticate', outcome: 'refused', detail: 'not the enrolled device', deviceId: body.deviceId });
+        await ctx.events.record({
+          customer,
+          username: user.username,
+          event: 'authenticate',
+          outcome: 'refused',
+          detail: 'not the enrolled device',
+          deviceId: body.deviceId,
+        });
         throw clientError(403, 'deviceId is not the enrolled device');
       }
       const policy = await ctx.policies.get(customer);
@@ -87,7 +113,13 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
         finalCheck: policy.finalCheck,
         expiresAt: new Date(ctx.now().getTime() + ctx.authTtlMs),
       });
-      await ctx.events.record({ customer, username: user.username, event: 'authenticate', outcome: 'success', deviceId: body.deviceId });
+      await ctx.events.record({
+        customer,
+        username: user.username,
+        event: 'authenticate',
+        outcome: 'success',
+        deviceId: body.deviceId,
+      });
       return { authToken, requiredChecks: ['verifyDevice', policy.finalCheck] };
     },
 
@@ -96,27 +128,63 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
       const { device } = user;
       const key =
         device.keyKind === 'hmac'
-          ? { kind: 'hmac' as const, secret: ctx.sealer.open(device.key, deviceSecretContext(customer, user.username, device.deviceId)) }
+          ? {
+              kind: 'hmac' as const,
+              secret: ctx.sealer.open(device.key, deviceSecretContext(customer, user.username, device.deviceId)),
+            }
           : { kind: device.keyKind, pem: Buffer.from(device.key).toString('utf8') };
-      const why = body.deviceId !== auth.deviceId ? 'deviceId is not the enrolled device' : !verifyDeviceSignature(key, body.authToken, body.signature) ? 'signature rejected' : undefined;
+      const why =
+        body.deviceId !== auth.deviceId
+          ? 'deviceId is not the enrolled device'
+          : !verifyDeviceSignature(key, body.authToken, body.signature)
+            ? 'signature rejected'
+            : undefined;
       if (why !== undefined) {
         const policy = await ctx.policies.get(customer);
-        const counted = await ctx.authentications.recordFailure(customer, auth.tokenHash, 'started', policy.maxAttempts);
-        await ctx.events.record({ customer, username: user.username, event: 'verifyDevice', outcome: 'failure', detail: why, deviceId: body.deviceId });
-        throw clientError(403, counted?.state === 'failed' ? `${why}; no attempts left: the authentication failed` : why);
+        const counted = await ctx.authentications.recordFailure(
+          customer,
+          auth.tokenHash,
+          'started',
+          policy.maxAttempts,
+        );
+        await ctx.events.record({
+          customer,
+          username: user.username,
+          event: 'verifyDevice',
+          outcome: 'failure',
+          detail: why,
+          deviceId: body.deviceId,
+        });
+        throw clientError(
+          403,
+          counted?.state === 'failed' ? `${why}; no attempts left: the authentication failed` : why,
+        );
       }
-      if (!(await ctx.authentications.advance(customer, auth.tokenHash, 'started', 'device-verified'))) throw clientError(409, 'the authentication changed meanwhile');
-      await ctx.events.record({ customer, username: user.username, event: 'verifyDevice', outcome: 'success', deviceId: body.deviceId });
+      if (!(await ctx.authentications.advance(customer, auth.tokenHash, 'started', 'device-verified')))
+        throw clientError(409, 'the authentication changed meanwhile');
+      await ctx.events.record({
+        customer,
+        username: user.username,
+        event: 'verifyDevice',
+        outcome: 'success',
+        deviceId: body.deviceId,
+      });
       return { message: 'device verified', authStatus: STATUS.deviceVerified };
     },
 
     async verifyFace(customer, body) {
       const { auth, user } = await openAuthentication(customer, body.authToken, 'device-verified', 'verifyFace');
-      if (auth.finalCheck !== 'verifyFace') throw clientError(409, `this authentication's final check is ${auth.finalCheck}, not verifyFace`);
+      if (auth.finalCheck !== 'verifyFace')
+        throw clientError(409, `this authentication's final check is ${auth.finalCheck}, not verifyFace`);
       const policy = await ctx.policies.get(customer);
-      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, { workflow: policy.livenessWorkflow, privateKey: ctx.privateKey, context: ctx.liveness(ctx.now().getTime()) });
+      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, {
+        workflow: policy.livenessWorkflow,
+        privateKey: ctx.privateKey,
+        context: ctx.liveness(ctx.now().getTime()),
+      });
       // No match is run for a sample that is not live: a score would let an attacker rank photos.
-      const match = check.live && check.template !== undefined ? matchEnrolledFace(ctx, user, check.template) : undefined;
+      const match =
+        check.live && check.template !== undefined ? matchEnrolledFace(ctx, user, check.template) : undefined;
       const matched = match !== undefined && match.scoreFmr >= policy.matchFmrScore;
       const messages = !check.live
         ? [`liveness: ${check.liveness.decision}; match not run`]
@@ -126,9 +194,15 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
 
       let authStatus: number = STATUS.complete;
       if (check.live && matched) {
-        if (!(await ctx.authentications.advance(customer, auth.tokenHash, 'device-verified', 'complete'))) throw clientError(409, 'the authentication changed meanwhile');
+        if (!(await ctx.authentications.advance(customer, auth.tokenHash, 'device-verified', 'complete')))
+          throw clientError(409, 'the authentication changed meanwhile');
       } else {
-        const counted = await ctx.authentications.recordFailure(customer, auth.tokenHash, 'device-verified', policy.maxAttempts);
+        const counted = await ctx.authentications.recordFailure(
+          customer,
+          auth.tokenHash,
+          'device-verified',
+          policy.maxAttempts,
+        );
         authStatus = counted?.state === 'failed' ? STATUS.failed : STATUS.deviceVerified;
       }
       await ctx.events.record({
@@ -153,7 +227,16 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
           matchScore,
           biometricMatchedCount: matched ? 1 : 0,
           biometricsOnServer: 'FACE',
-          biometricMatchResultList: [{ verifyResult: matched, modality: 'FACE', fmrScore, biometricMatchedCount: matched ? 1 : 0, biometricsOnServer: 'FACE', matchResultReference: null }],
+          biometricMatchResultList: [
+            {
+              verifyResult: matched,
+              modality: 'FACE',
+              fmrScore,
+              biometricMatchedCount: matched ? 1 : 0,
+              biometricsOnServer: 'FACE',
+              matchResultReference: null,
+            },
+          ],
           matchingMinutia: null,
         },
       };

@@ -15,10 +15,19 @@ export interface ClientCredentials {
  * clientCredentials('Basic ' + btoa('app:secret'), {}, 'acme-consumers'); // { clientId: 'app', clientSecret: 'secret', via: 'basic' }
  * @throws {OAuthError} invalid_request or invalid_client
  */
-export function clientCredentials(authorization: string | undefined, form: Readonly<Record<string, string>>, realm: string): ClientCredentials {
+export function clientCredentials(
+  authorization: string | undefined,
+  form: Readonly<Record<string, string>>,
+  realm: string,
+): ClientCredentials {
   const inForm = form.client_secret !== undefined;
   if (authorization !== undefined && /^basic /i.test(authorization)) {
-    if (inForm) throw new OAuthError(400, 'invalid_request', 'client credentials given both by Basic authentication and in the form');
+    if (inForm)
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        'client credentials given both by Basic authentication and in the form',
+      );
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 1) throw new OAuthError(401, 'invalid_client', 'malformed Basic credentials', realm);
@@ -32,7 +41,11 @@ export function clientCredentials(authorization: string | undefined, form: Reado
     return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)), via: 'basic' };
   }
   if (form.client_id === undefined || form.client_id === '' || !inForm) {
-    throw new OAuthError(401, 'invalid_client', 'client authentication required: client_id and client_secret, or HTTP Basic');
+    throw new OAuthError(
+      401,
+      'invalid_client',
+      'client authentication required: client_id and client_secret, or HTTP Basic',
+    );
   }
   return { clientId: form.client_id, clientSecret: form.client_secret ?? '', via: 'form' };
 }

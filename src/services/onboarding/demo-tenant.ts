@@ -11,10 +11,15 @@ export const DEMO_CUSTOMER = 'demo';
  * const demo = await ensureDemoTenant(customersRepository(store.db));
  * if (demo) process.stdout.write(demoCredentialsText(demo, 'http://127.0.0.1:8080'));
  */
-export async function ensureDemoTenant(customers: CustomersRepository): Promise<{ client: IssuedClient; apiKey: IssuedApiKey } | undefined> {
+export async function ensureDemoTenant(
+  customers: CustomersRepository,
+): Promise<{ client: IssuedClient; apiKey: IssuedApiKey } | undefined> {
   if ((await customers.count()) > 0) return undefined;
   await customers.create({ name: DEMO_CUSTOMER, displayName: 'Demo customer' });
-  return { client: await customers.createClient(DEMO_CUSTOMER, 'demo-client'), apiKey: await customers.createApiKey(DEMO_CUSTOMER) };
+  return {
+    client: await customers.createClient(DEMO_CUSTOMER, 'demo-client'),
+    apiKey: await customers.createApiKey(DEMO_CUSTOMER),
+  };
 }
 
 /**

@@ -10,8 +10,16 @@ import { faceTemplateContext, type OnboardingContext } from './onboarding-contex
  * @example
  * const sealed = sealFaceTemplate(ctx, 'acme', 'alice', check.template);
  */
-export function sealFaceTemplate(ctx: OnboardingContext, customer: string, username: string, vector: Float32Array): Buffer {
-  return ctx.sealer.seal(encodeTemplate({ modality: 'face', algorithm: 'F500', vector }), faceTemplateContext(customer, username));
+export function sealFaceTemplate(
+  ctx: OnboardingContext,
+  customer: string,
+  username: string,
+  vector: Float32Array,
+): Buffer {
+  return ctx.sealer.seal(
+    encodeTemplate({ modality: 'face', algorithm: 'F500', vector }),
+    faceTemplateContext(customer, username),
+  );
 }
 
 /**
@@ -21,7 +29,13 @@ export function sealFaceTemplate(ctx: OnboardingContext, customer: string, usern
  * @example
  * matchEnrolledFace(ctx, user, check.template).scoreFmr >= policy.matchFmrScore;
  */
-export function matchEnrolledFace(ctx: OnboardingContext, user: OnboardingUser, vector: Float32Array): ReturnType<typeof calibrated> {
-  const enrolled = decodeTemplate(ctx.sealer.open(user.sealedFaceTemplate, faceTemplateContext(user.customer, user.username)));
+export function matchEnrolledFace(
+  ctx: OnboardingContext,
+  user: OnboardingUser,
+  vector: Float32Array,
+): ReturnType<typeof calibrated> {
+  const enrolled = decodeTemplate(
+    ctx.sealer.open(user.sealedFaceTemplate, faceTemplateContext(user.customer, user.username)),
+  );
   return calibrated('F500', cosine(enrolled.vector, vector));
 }

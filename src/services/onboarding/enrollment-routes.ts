@@ -4,7 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { CodedError } from '../../server/schemas/coded-error.js';
 import { customerOf } from './authenticated-scope.js';
 import type { EnrollmentFlow } from './enrollment.js';
-import { AddDeviceRequest, AddDeviceResponse, AddFaceRequest, AddFaceResponse, EnrollRequest, EnrollResponse } from './schemas.js';
+import {
+  AddDeviceRequest,
+  AddDeviceResponse,
+  AddFaceRequest,
+  AddFaceResponse,
+  EnrollRequest,
+  EnrollResponse,
+} from './schemas.js';
 
 const errors = { '4xx': CodedError, '5xx': CodedError };
 
@@ -19,22 +26,45 @@ export function enrollmentRoutes(app: FastifyInstance, flow: EnrollmentFlow, pub
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   scope.get(
     '/getPublicKey',
-    { schema: { summary: 'PEM public key that seals the face data (envelope, DESIGN.md §5)', response: { 200: Type.String({ description: 'SPKI PEM' }), ...errors } } },
+    {
+      schema: {
+        summary: 'PEM public key that seals the face data (envelope, DESIGN.md §5)',
+        response: { 200: Type.String({ description: 'SPKI PEM' }), ...errors },
+      },
+    },
     async (_request, reply) => reply.type('text/plain; charset=utf-8').send(publicKeyPem),
   );
   scope.post(
     '/onboarding/enrollment/enroll',
-    { schema: { summary: 'Starts an enrollment (or a re-enrollment) of a user', body: EnrollRequest, response: { 200: EnrollResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Starts an enrollment (or a re-enrollment) of a user',
+        body: EnrollRequest,
+        response: { 200: EnrollResponse, ...errors },
+      },
+    },
     async (request) => flow.enroll(customerOf(request).name, request.body),
   );
   scope.post(
     '/onboarding/enrollment/adddevice',
-    { schema: { summary: 'Binds the device (and its public key, or an HMAC secret) to the enrollment', body: AddDeviceRequest, response: { 200: AddDeviceResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Binds the device (and its public key, or an HMAC secret) to the enrollment',
+        body: AddDeviceRequest,
+        response: { 200: AddDeviceResponse, ...errors },
+      },
+    },
     async (request) => flow.addDevice(customerOf(request).name, request.body),
   );
   scope.post(
     '/onboarding/enrollment/addFace',
-    { schema: { summary: 'Face sample: liveness, then the enrollment completes with a registration code', body: AddFaceRequest, response: { 200: AddFaceResponse, ...errors } } },
+    {
+      schema: {
+        summary: 'Face sample: liveness, then the enrollment completes with a registration code',
+        body: AddFaceRequest,
+        response: { 200: AddFaceResponse, ...errors },
+      },
+    },
     async (request) => flow.addFace(customerOf(request).name, request.body),
   );
 }

@@ -14,9 +14,18 @@ const STATUS = { failed: 0, pending: 1, complete: 2 } as const;
 
 /** The steps of a client-initiated enrollment (Doc 1 endpoints 3-5), for one customer at a time. */
 export interface EnrollmentFlow {
-  enroll(customer: string, body: EnrollRequest): Promise<{ enrollmentToken: string; userExistsAlready: boolean; requiredChecks: string[] }>;
-  addDevice(customer: string, body: AddDeviceRequest): Promise<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>;
-  addFace(customer: string, body: AddFaceRequest): Promise<{
+  enroll(
+    customer: string,
+    body: EnrollRequest,
+  ): Promise<{ enrollmentToken: string; userExistsAlready: boolean; requiredChecks: string[] }>;
+  addDevice(
+    customer: string,
+    body: AddDeviceRequest,
+  ): Promise<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>;
+  addFace(
+    customer: string,
+    body: AddFaceRequest,
+  ): Promise<{
     livenessResult: boolean;
     enrollmentStatus: number;
     registrationCode: string;
@@ -38,11 +47,22 @@ export interface EnrollmentFlow {
  */
 export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
   /** The enrollment of a token, refused unless it is in `state` and unexpired. */
-  const openEnrollment = async (customer: string, token: string, state: 'started' | 'pending', step: string): Promise<Enrollment> => {
+  const openEnrollment = async (
+    customer: string,
+    token: string,
+    state: 'started' | 'pending',
+    step: string,
+  ): Promise<Enrollment> => {
     const enrollment = await ctx.enrollments.find(customer, sha256Hex(token));
     if (enrollment === undefined) throw clientError(404, 'unknown enrollmentToken');
     const refuse = async (status: number, why: string) => {
-      await ctx.events.record({ customer, username: enrollment.user.username, event: step, outcome: 'refused', detail: why });
+      await ctx.events.record({
+        customer,
+        username: enrollment.user.username,
+        event: step,
+        outcome: 'refused',
+        detail: why,
+      });
       return clientError(status, why);
     };
     if (enrollment.expiresAt <= ctx.now()) throw await refuse(410, 'enrollmentToken expired: start a new enrollment');
@@ -64,15 +84,39 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
       if (body.registrationCode !== undefined) {
         const holder = await ctx.users.findByRegistrationCode(customer, sha256Hex(body.registrationCode));
         if (existing === undefined || holder?.username !== body.username) {
-          await ctx.events.record({ customer, username: body.username, event: 'enroll', outcome: 'refused', detail: 'registrationCode is not the user\'s' });
+          await ctx.events.record({
+            customer,
+            username: body.username,
+            event: 'enroll',
+            outcome: 'refused',
+            detail: "registrationCode is not the user's",
+          });
           throw clientError(403, 'registrationCode does not belong to this user');
         }
         codePresented = true;
       }
       const enrollmentToken = randomSecret();
-      const user = { username: body.username, email: body.email, phoneNumber: body.phoneNumber, firstName: body.firstName, lastName: body.lastName };
-      await ctx.enrollments.start({ tokenHash: sha256Hex(enrollmentToken), customer, user, codePresented, expiresAt: new Date(ctx.now().getTime() + ctx.enrollmentTtlMs) });
-      await ctx.events.record({ customer, username: body.username, event: 'enroll', outcome: 'success', detail: existing ? 're-enrollment' : 'new user' });
+      const user = {
+        username: body.username,
+        email: body.email,
+        phoneNumber: body.phoneNumber,
+        firstName: body.firstName,
+        lastName: body.lastName,
+      };
+      await ctx.enrollments.start({
+        tokenHash: sha256Hex(enrollmentToken),
+        customer,
+        user,
+        codePresented,
+        expiresAt: new Date(ctx.now().getTime() + ctx.enrollmentTtlMs),
+      });
+      await ctx.events.record({
+        customer,
+        username: body.username,
+        event: 'enroll',
+        outcome: 'success',
+        detail: existing ? 're-enrollment' : 'new user',
+      });
       return { enrollmentToken, userExistsAlready: existing !== undefined, requiredChecks: ['addDevice', 'addFace'] };
     },
 
@@ -93,18 +137,38 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
         // Fallback for clients without a key pair: a per-device HMAC key, returned once, kept sealed.
         const secret = randomBytes(32);
         deviceSecret = secret.toString('base64url');
-        device = { deviceId: body.deviceId, keyKind: 'hmac', key: ctx.sealer.seal(secret, deviceSecretContext(customer, username, body.deviceId)) };
+        device = {
+          deviceId: body.deviceId,
+          keyKind: 'hmac',
+          key: ctx.sealer.seal(secret, deviceSecretContext(customer, username, body.deviceId)),
+        };
       }
-      if (!(await ctx.enrollments.bindDevice(customer, enrollment.tokenHash, device))) throw clientError(409, 'the enrollment changed meanwhile: the device was added by another call');
-      await ctx.events.record({ customer, username, event: 'adddevice', outcome: 'success', detail: `key ${device.keyKind}`, deviceId: body.deviceId });
-      return { enrollmentStatus: STATUS.pending, registrationCode: '', ...(deviceSecret === undefined ? {} : { deviceSecret }) };
+      if (!(await ctx.enrollments.bindDevice(customer, enrollment.tokenHash, device)))
+        throw clientError(409, 'the enrollment changed meanwhile: the device was added by another call');
+      await ctx.events.record({
+        customer,
+        username,
+        event: 'adddevice',
+        outcome: 'success',
+        detail: `key ${device.keyKind}`,
+        deviceId: body.deviceId,
+      });
+      return {
+        enrollmentStatus: STATUS.pending,
+        registrationCode: '',
+        ...(deviceSecret === undefined ? {} : { deviceSecret }),
+      };
     },
 
     async addFace(customer, body) {
       const enrollment = await openEnrollment(customer, body.enrollmentToken, 'pending', 'addFace');
       const { username } = enrollment.user;
       const policy = await ctx.policies.get(customer);
-      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, { workflow: policy.livenessWorkflow, privateKey: ctx.privateKey, context: ctx.liveness(ctx.now().getTime()) });
+      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, {
+        workflow: policy.livenessWorkflow,
+        privateKey: ctx.privateKey,
+        context: ctx.liveness(ctx.now().getTime()),
+      });
       const livenessResults = livenessSummary(check.liveness);
 
       let failure: string | undefined;
@@ -112,7 +176,10 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
       else if (check.template === undefined) failure = 'no usable face in the sample';
       else if (!enrollment.codePresented) {
         const existing = await ctx.users.find(customer, username);
-        if (existing !== undefined && matchEnrolledFace(ctx, existing, check.template).scoreFmr < policy.matchFmrScore) {
+        if (
+          existing !== undefined &&
+          matchEnrolledFace(ctx, existing, check.template).scoreFmr < policy.matchFmrScore
+        ) {
           failure = 're-enrollment: the face does not match the enrolled user; start again with the registrationCode';
         }
       }
@@ -121,7 +188,14 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
         const counted = await ctx.enrollments.recordFailedFace(customer, enrollment.tokenHash, policy.maxAttempts);
         if (counted === undefined) throw clientError(409, 'the enrollment changed meanwhile');
         const status = counted.state === 'failed' ? STATUS.failed : STATUS.pending;
-        await ctx.events.record({ customer, username, event: 'addFace', outcome: 'failure', detail: `${failure}; attempt ${counted.faceAttempts} of ${policy.maxAttempts}`, deviceId: enrollment.device?.deviceId });
+        await ctx.events.record({
+          customer,
+          username,
+          event: 'addFace',
+          outcome: 'failure',
+          detail: `${failure}; attempt ${counted.faceAttempts} of ${policy.maxAttempts}`,
+          deviceId: enrollment.device?.deviceId,
+        });
         const left = policy.maxAttempts - counted.faceAttempts;
         const message = `${failure}; ${left > 0 ? `${left} attempt(s) left` : 'no attempts left: the enrollment failed'}`;
         return { livenessResult: check.live, enrollmentStatus: status, registrationCode: '', livenessResults, message };
@@ -131,11 +205,22 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
       const completed = await ctx.enrollments.complete(
         customer,
         enrollment.tokenHash,
-        { device: enrollment.device!, sealedFaceTemplate: sealFaceTemplate(ctx, customer, username, check.template!), registrationCodeHash: sha256Hex(registrationCode) },
+        {
+          device: enrollment.device!,
+          sealedFaceTemplate: sealFaceTemplate(ctx, customer, username, check.template!),
+          registrationCodeHash: sha256Hex(registrationCode),
+        },
         ctx.now(),
       );
       if (!completed) throw clientError(409, 'the enrollment changed meanwhile');
-      await ctx.events.record({ customer, username, event: 'addFace', outcome: 'success', detail: 'enrollment complete', deviceId: enrollment.device?.deviceId });
+      await ctx.events.record({
+        customer,
+        username,
+        event: 'addFace',
+        outcome: 'success',
+        detail: 'enrollment complete',
+        deviceId: enrollment.device?.deviceId,
+      });
       return { livenessResult: true, enrollmentStatus: STATUS.complete, registrationCode, livenessResults };
     },
   };

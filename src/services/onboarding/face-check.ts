@@ -3,7 +3,13 @@ import { decryptEnvelope, type Envelope } from '../../crypto/envelope.js';
 import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import { parseLivenessRequest, type FrameReader } from '../../engines/liveness/liveness-request.js';
-import { analyzeFrames, decidePassiveLiveness, subjectOf, type LivenessContext, type LivenessResult } from '../../engines/liveness/passive-liveness.js';
+import {
+  analyzeFrames,
+  decidePassiveLiveness,
+  subjectOf,
+  type LivenessContext,
+  type LivenessResult,
+} from '../../engines/liveness/passive-liveness.js';
 import { normalisedSum } from '../../lib/vectors.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import type { FaceLivenessData } from './schemas.js';
@@ -41,14 +47,24 @@ export async function checkFaceSample(
   const liveness = decidePassiveLiveness(request, frames, options.context);
   const vectors = frames.flatMap((frame) => {
     const face = subjectOf(frame, request, new Set());
-    return face !== undefined && face.recognitionViews.length === FACE_ALGORITHMS.F500.embeddings.views.length ? [FACE_ALGORITHMS.F500.templateVector(face)] : [];
+    return face !== undefined && face.recognitionViews.length === FACE_ALGORITHMS.F500.embeddings.views.length
+      ? [FACE_ALGORITHMS.F500.templateVector(face)]
+      : [];
   });
-  return { live: liveness.decision === 'LIVE', liveness, template: vectors.length === 0 ? undefined : normalisedSum(vectors) };
+  return {
+    live: liveness.decision === 'LIVE',
+    liveness,
+    template: vectors.length === 0 ? undefined : normalisedSum(vectors),
+  };
 }
 
 /** The liveness part of an onboarding response: decision, feedback and score_frr only (no PAD or IAD detail for a client to tune an attack against). */
-export function livenessSummary(result: LivenessResult): { video: { liveness_result: { decision: string; feedback: string[]; score_frr: number } } } {
-  return { video: { liveness_result: { decision: result.decision, feedback: result.feedback, score_frr: result.score_frr } } };
+export function livenessSummary(result: LivenessResult): {
+  video: { liveness_result: { decision: string; feedback: string[]; score_frr: number } };
+} {
+  return {
+    video: { liveness_result: { decision: result.decision, feedback: result.feedback, score_frr: result.score_frr } },
+  };
 }
 
 /** A frame's `data` is a `{key, iv, p}` envelope (DESIGN.md §5), as JSON text or as base64 of it; it opens to the image bytes. */
@@ -59,7 +75,9 @@ function envelopeFrameReader(privateKey: KeyObject): FrameReader {
     try {
       envelope = JSON.parse(text);
     } catch {
-      throw invalidValue(`${field} must be an encrypted frame: a {key, iv, p} envelope as JSON, or that JSON in base64`);
+      throw invalidValue(
+        `${field} must be an encrypted frame: a {key, iv, p} envelope as JSON, or that JSON in base64`,
+      );
     }
     if (!isEnvelope(envelope)) throw invalidValue(`${field}: the envelope must have the string members key, iv and p`);
     return decryptEnvelope(envelope, privateKey);

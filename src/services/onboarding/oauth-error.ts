@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 
 /** The RFC 6749 §5.2 error codes the token endpoint answers with. */
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unauthorized_client';
+export type OAuthErrorCode =
+  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unauthorized_client';
 
 /** A token-endpoint failure, rendered as `{"error","error_description"}` rather than the coded style. */
 export class OAuthError extends Error {
@@ -24,7 +25,8 @@ export class OAuthError extends Error {
  * return sendOAuthError(reply, new OAuthError(400, 'invalid_scope', "scope must be 'openid'"));
  */
 export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
-  if (error.statusCode === 401 && error.basicRealm !== undefined) reply.header('www-authenticate', `Basic realm="${error.basicRealm}"`);
+  if (error.statusCode === 401 && error.basicRealm !== undefined)
+    reply.header('www-authenticate', `Basic realm="${error.basicRealm}"`);
   // Token responses and errors must not be cached (§5.1).
   return reply
     .code(error.statusCode)

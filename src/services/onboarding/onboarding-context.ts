@@ -3,8 +3,14 @@ import { templateSealer, type TemplateSealer } from '../../crypto/template-seali
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
-import { onboardingAuthenticationsRepository, type OnboardingAuthenticationsRepository } from '../../store/onboarding-authentications.js';
-import { onboardingEnrollmentsRepository, type OnboardingEnrollmentsRepository } from '../../store/onboarding-enrollments.js';
+import {
+  onboardingAuthenticationsRepository,
+  type OnboardingAuthenticationsRepository,
+} from '../../store/onboarding-authentications.js';
+import {
+  onboardingEnrollmentsRepository,
+  type OnboardingEnrollmentsRepository,
+} from '../../store/onboarding-enrollments.js';
 import { onboardingEventsRepository, type OnboardingEventsRepository } from '../../store/onboarding-events.js';
 import { onboardingPoliciesRepository, type OnboardingPoliciesRepository } from '../../store/onboarding-policies.js';
 import { onboardingUsersRepository, type OnboardingUsersRepository } from '../../store/onboarding-users.js';

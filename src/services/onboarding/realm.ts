@@ -14,7 +14,9 @@ export const TOKEN_AUDIENCE = 'veriport-onboarding';
  * customerOfRealm('acme'); // undefined
  */
 export function customerOfRealm(realm: string): string | undefined {
-  return realm.endsWith(REALM_SUFFIX) && realm.length > REALM_SUFFIX.length ? realm.slice(0, -REALM_SUFFIX.length) : undefined;
+  return realm.endsWith(REALM_SUFFIX) && realm.length > REALM_SUFFIX.length
+    ? realm.slice(0, -REALM_SUFFIX.length)
+    : undefined;
 }
 
 /**

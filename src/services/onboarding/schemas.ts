@@ -12,7 +12,9 @@ export const EnrollRequest = Type.Object({
   lastName: OptionalText('optional'),
   email: Text('e-mail address'),
   phoneNumber: Text('phone number', 64),
-  registrationCode: Type.Optional(Token('re-enrollment: the user\'s current registration code; without it the new face must match the enrolled one')),
+  registrationCode: Type.Optional(
+    Token("re-enrollment: the user's current registration code; without it the new face must match the enrolled one"),
+  ),
 });
 export type EnrollRequest = Static<typeof EnrollRequest>;
 
@@ -26,7 +28,11 @@ export const AddDeviceRequest = Type.Object({
   enrollmentToken: Token('from enroll'),
   deviceId: Text('per-device identifier of the client platform'),
   devicePublicKey: Type.Optional(
-    Type.String({ maxLength: 4096, description: 'P-256 or Ed25519 public key, SPKI as PEM or base64 DER; without it the response carries an HMAC deviceSecret' }),
+    Type.String({
+      maxLength: 4096,
+      description:
+        'P-256 or Ed25519 public key, SPKI as PEM or base64 DER; without it the response carries an HMAC deviceSecret',
+    }),
   ),
 });
 export type AddDeviceRequest = Static<typeof AddDeviceRequest>;
@@ -34,11 +40,19 @@ export type AddDeviceRequest = Static<typeof AddDeviceRequest>;
 export const AddDeviceResponse = Type.Object({
   enrollmentStatus: Type.Integer({ description: '1 = pending (the face step is next)' }),
   registrationCode: Type.String({ description: 'empty until addFace completes the enrollment' }),
-  deviceSecret: Type.Optional(Type.String({ description: 'only when no devicePublicKey was sent: the HMAC-SHA256 key for verifyDevice, returned once' })),
+  deviceSecret: Type.Optional(
+    Type.String({
+      description: 'only when no devicePublicKey was sent: the HMAC-SHA256 key for verifyDevice, returned once',
+    }),
+  ),
 });
 
 const Frame = Type.Object({
-  data: Type.String({ minLength: 1, description: 'the frame (JPEG or PNG) sealed in a {key, iv, p} envelope under GET /getPublicKey: the envelope JSON, or that JSON in base64' }),
+  data: Type.String({
+    minLength: 1,
+    description:
+      'the frame (JPEG or PNG) sealed in a {key, iv, p} envelope under GET /getPublicKey: the envelope JSON, or that JSON in base64',
+  }),
   tags: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 16 }), Type.Number()])),
   timestamp: Type.Number({ description: 'milliseconds; strictly increasing' }),
 });
@@ -48,7 +62,9 @@ export const FaceLivenessData = Type.Object({
   video: Type.Object({
     workflow_data: Type.Object(
       {
-        workflow: Type.Optional(Type.String({ description: 'informative: the customer\'s policy decides the workflow' })),
+        workflow: Type.Optional(
+          Type.String({ description: "informative: the customer's policy decides the workflow" }),
+        ),
         rotation: Type.Optional(Type.Number({ description: '0, 90, 180 or 270' })),
         frames: Type.Array(Frame, { minItems: 1, maxItems: 10 }),
         timestamp: Type.Optional(Type.Number()),
@@ -61,7 +77,10 @@ export const FaceLivenessData = Type.Object({
 });
 export type FaceLivenessData = Static<typeof FaceLivenessData>;
 
-export const AddFaceRequest = Type.Object({ enrollmentToken: Token('from enroll'), faceLivenessData: FaceLivenessData });
+export const AddFaceRequest = Type.Object({
+  enrollmentToken: Token('from enroll'),
+  faceLivenessData: FaceLivenessData,
+});
 export type AddFaceRequest = Static<typeof AddFaceRequest>;
 
 const LivenessSummary = Type.Object({
@@ -76,30 +95,50 @@ const LivenessSummary = Type.Object({
 
 export const AddFaceResponse = Type.Object({
   livenessResult: Type.Boolean(),
-  enrollmentStatus: Type.Integer({ description: '2 complete, 1 pending (another sample may be sent), 0 failed (attempts used up)' }),
-  registrationCode: Type.String({ description: 'filled when the enrollment completes; keep it: authentication starts with it' }),
+  enrollmentStatus: Type.Integer({
+    description: '2 complete, 1 pending (another sample may be sent), 0 failed (attempts used up)',
+  }),
+  registrationCode: Type.String({
+    description: 'filled when the enrollment completes; keep it: authentication starts with it',
+  }),
   livenessResults: LivenessSummary,
   message: Type.Optional(Type.String({ description: 'why the enrollment did not complete' })),
 });
 
-export const AuthenticateRequest = Type.Object({ registrationCode: Token('from the completed enrollment'), deviceId: Text('the enrolled device') });
+export const AuthenticateRequest = Type.Object({
+  registrationCode: Token('from the completed enrollment'),
+  deviceId: Text('the enrolled device'),
+});
 export type AuthenticateRequest = Static<typeof AuthenticateRequest>;
 
 export const AuthenticateResponse = Type.Object({
   authToken: Type.String({ description: 'sign it with the device key for verifyDevice; single use, short-lived' }),
-  requiredChecks: Type.Array(Type.String(), { description: 'verifyDevice, then verifyFace or deviceSecurity (customer policy)' }),
+  requiredChecks: Type.Array(Type.String(), {
+    description: 'verifyDevice, then verifyFace or deviceSecurity (customer policy)',
+  }),
 });
 
 export const VerifyDeviceRequest = Type.Object({
   authToken: Token('from authenticate'),
-  signature: Type.String({ minLength: 1, maxLength: 512, description: 'base64 or base64url signature of the authToken (UTF-8) by the device key, or its HMAC-SHA256 under the deviceSecret' }),
+  signature: Type.String({
+    minLength: 1,
+    maxLength: 512,
+    description:
+      'base64 or base64url signature of the authToken (UTF-8) by the device key, or its HMAC-SHA256 under the deviceSecret',
+  }),
   deviceId: Text('the enrolled device'),
 });
 export type VerifyDeviceRequest = Static<typeof VerifyDeviceRequest>;
 
-export const VerifyDeviceResponse = Type.Object({ message: Type.String(), authStatus: Type.Integer({ description: '1: device verified' }) });
+export const VerifyDeviceResponse = Type.Object({
+  message: Type.String(),
+  authStatus: Type.Integer({ description: '1: device verified' }),
+});
 
-export const VerifyFaceRequest = Type.Object({ authToken: Token('from authenticate'), faceLivenessData: FaceLivenessData });
+export const VerifyFaceRequest = Type.Object({
+  authToken: Token('from authenticate'),
+  faceLivenessData: FaceLivenessData,
+});
 export type VerifyFaceRequest = Static<typeof VerifyFaceRequest>;
 
 const MatchItem = Type.Object({

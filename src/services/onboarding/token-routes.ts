@@ -17,7 +17,12 @@ const REALM = '/auth/realms/:realm';
  * @example
  * await scope.register(async (s) => tokenRoutes(s, deps, customers, signer));
  */
-export async function tokenRoutes(app: FastifyInstance, deps: ServiceDependencies, customers: CustomersRepository, signer: TokenSigner): Promise<void> {
+export async function tokenRoutes(
+  app: FastifyInstance,
+  deps: ServiceDependencies,
+  customers: CustomersRepository,
+  signer: TokenSigner,
+): Promise<void> {
   registerFormBody(app);
   const known = async (realm: string) => {
     const name = customerOfRealm(realm);
@@ -31,7 +36,8 @@ export async function tokenRoutes(app: FastifyInstance, deps: ServiceDependencie
       // Before the body is read, so neither the JSON parser nor Fastify's own 415 answers in the coded style.
       onRequest: async (request, reply) => {
         const type = request.headers['content-type'];
-        const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+        const hasBody =
+          request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
         if (isFormEncoded(type) || (type === undefined && !hasBody)) return;
         // RFC 9110 §15.5.16: Accept names the media type that would have been accepted.
         reply.header('accept', FORM_MEDIA_TYPE);
@@ -45,17 +51,32 @@ export async function tokenRoutes(app: FastifyInstance, deps: ServiceDependencie
         const form = isForm(request.body) ? request.body : undefined;
         if (form === undefined) throw new OAuthError(400, 'invalid_request', `the body must be ${FORM_MEDIA_TYPE}`);
         const credentials = clientCredentials(request.headers.authorization, form, realm);
-        const refused = new OAuthError(401, 'invalid_client', 'invalid client credentials', credentials.via === 'basic' ? realm : undefined);
+        const refused = new OAuthError(
+          401,
+          'invalid_client',
+          'invalid client credentials',
+          credentials.via === 'basic' ? realm : undefined,
+        );
         // An unknown realm answers like a wrong secret, so realm names cannot be probed.
         const customer = await known(realm);
         const owner = await customers.authenticateClient(credentials.clientId, credentials.clientSecret);
         if (customer === undefined || owner !== customer.name) throw refused;
-        if (form.grant_type === undefined || form.grant_type === '') throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-        if (form.grant_type !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${form.grant_type}' is not supported; use client_credentials`);
+        if (form.grant_type === undefined || form.grant_type === '')
+          throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+        if (form.grant_type !== 'client_credentials')
+          throw new OAuthError(
+            400,
+            'unsupported_grant_type',
+            `grant_type '${form.grant_type}' is not supported; use client_credentials`,
+          );
         if (form.scope !== undefined && form.scope.split(' ').some((s) => s !== '' && s !== 'openid')) {
           throw new OAuthError(400, 'invalid_scope', "the only scope is 'openid'");
         }
-        const tokens = await signer.issue({ issuer: issuerOf(customer.name, request, deps.config.publicUrl), customer: customer.name, clientId: credentials.clientId });
+        const tokens = await signer.issue({
+          issuer: issuerOf(customer.name, request, deps.config.publicUrl),
+          customer: customer.name,
+          clientId: credentials.clientId,
+        });
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
       } catch (error) {
         if (error instanceof OAuthError) return sendOAuthError(reply, error);
@@ -64,30 +85,44 @@ export async function tokenRoutes(app: FastifyInstance, deps: ServiceDependencie
     },
   );
 
-  app.get<{ Params: { realm: string } }>(`${REALM}/.well-known/openid-configuration`, { schema: { summary: 'OpenID Connect discovery document of a realm' } }, async (request) => {
-    const customer = await known(request.params.realm);
-    if (customer === undefined) throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
-    const issuer = issuerOf(customer.name, request, deps.config.publicUrl);
-    return {
-      issuer,
-      token_endpoint: `${issuer}/protocol/openid-connect/token`,
-      jwks_uri: `${issuer}/protocol/openid-connect/certs`,
-      grant_types_supported: ['client_credentials'],
-      response_types_supported: ['token'],
-      subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      scopes_supported: ['openid'],
-    };
-  });
+  app.get<{ Params: { realm: string } }>(
+    `${REALM}/.well-known/openid-configuration`,
+    { schema: { summary: 'OpenID Connect discovery document of a realm' } },
+    async (request) => {
+      const customer = await known(request.params.realm);
+      if (customer === undefined) throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
+      const issuer = issuerOf(customer.name, request, deps.config.publicUrl);
+      return {
+        issuer,
+        token_endpoint: `${issuer}/protocol/openid-connect/token`,
+        jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+        grant_types_supported: ['client_credentials'],
+        response_types_supported: ['token'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        scopes_supported: ['openid'],
+      };
+    },
+  );
 
-  app.get<{ Params: { realm: string } }>(`${REALM}/protocol/openid-connect/certs`, { schema: { summary: 'JSON Web Key Set that verifies the realm tokens' } }, async (request) => {
-    if ((await known(request.params.realm)) === undefined) throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
-    // One key set serves every realm; the issuer and realm claims keep tokens apart.
-    return signer.jwks();
-  });
+  app.get<{ Params: { realm: string } }>(
+    `${REALM}/protocol/openid-connect/certs`,
+    { schema: { summary: 'JSON Web Key Set that verifies the realm tokens' } },
+    async (request) => {
+      if ((await known(request.params.realm)) === undefined)
+        throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
+      // One key set serves every realm; the issuer and realm claims keep tokens apart.
+      return signer.jwks();
+    },
+  );
 }
 
 function isForm(body: unknown): body is Record<string, string> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.values(body).every((v) => typeof v === 'string');
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.values(body).every((v) => typeof v === 'string')
+  );
 }

@@ -1,5 +1,13 @@
 import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
-import { createLocalJWKSet, exportJWK, SignJWT, type FlattenedJWSInput, type JSONWebKeySet, type JWK, type JWSHeaderParameters } from 'jose';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  SignJWT,
+  type FlattenedJWSInput,
+  type JSONWebKeySet,
+  type JWK,
+  type JWSHeaderParameters,
+} from 'jose';
 import type { SigningKey, SigningKeysRepository } from '../../store/signing-keys.js';
 import { TOKEN_AUDIENCE } from './realm.js';
 
@@ -61,9 +69,19 @@ interface KeySnapshot {
  * const signer = tokenSigner(signingKeysRepository(store.db), 300);
  * const tokens = await signer.issue({ issuer, customer: 'acme', clientId: 'acme-app' });
  */
-export function tokenSigner(keys: SigningKeysRepository, ttlSeconds: number, now: () => Date = () => new Date()): TokenSigner {
-  const jwk = async (key: SigningKey): Promise<JWK> => ({ ...(await exportJWK(createPublicKey(key.publicKeyPem))), kid: key.kid, alg: 'RS256', use: 'sig' });
-  const published = (): Promise<SigningKey[]> => keys.published(new Date(now().getTime() - retiredKeyRetentionSeconds(ttlSeconds) * 1000));
+export function tokenSigner(
+  keys: SigningKeysRepository,
+  ttlSeconds: number,
+  now: () => Date = () => new Date(),
+): TokenSigner {
+  const jwk = async (key: SigningKey): Promise<JWK> => ({
+    ...(await exportJWK(createPublicKey(key.publicKeyPem))),
+    kid: key.kid,
+    alg: 'RS256',
+    use: 'sig',
+  });
+  const published = (): Promise<SigningKey[]> =>
+    keys.published(new Date(now().getTime() - retiredKeyRetentionSeconds(ttlSeconds) * 1000));
 
   const load = async (): Promise<KeySnapshot> => {
     let set = await published();

@@ -32,7 +32,9 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
   for (const path of SERVER_PATHS) {
     scope.get(
       `/serverReport${path}`,
-      { schema: { summary: "One server's monthly usage counters as CSV", params: ServerParams, response: CsvResponse } },
+      {
+        schema: { summary: "One server's monthly usage counters as CSV", params: ServerParams, response: CsvResponse },
+      },
       async (request, reply) => sendCsv(reply, filterOf(request.params)),
     );
     scope.post(
@@ -60,7 +62,13 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
   for (const path of PERIOD_PATHS) {
     scope.get(
       `/fullReport${path}`,
-      { schema: { summary: 'Monthly usage counters of all servers as CSV', params: PeriodParams, response: CsvResponse } },
+      {
+        schema: {
+          summary: 'Monthly usage counters of all servers as CSV',
+          params: PeriodParams,
+          response: CsvResponse,
+        },
+      },
       async (request, reply) => sendCsv(reply, filterOf(request.params)),
     );
   }

@@ -11,7 +11,9 @@ export const REPORT_CSV_HEADER = 'server_name,year,month,endpoint,counter';
  * // 'server_name,year,month,endpoint,counter\r\nface-matching,2026,11,/version,2\r\n'
  */
 export function reportCsv(rows: readonly UsageCount[]): string {
-  const lines = rows.map((r) => [r.serverName, String(r.year), String(r.month), r.endpoint, String(r.counter)].map(csvField).join(','));
+  const lines = rows.map((r) =>
+    [r.serverName, String(r.year), String(r.month), r.endpoint, String(r.counter)].map(csvField).join(','),
+  );
   return [REPORT_CSV_HEADER, ...lines].map((line) => `${line}\r\n`).join('');
 }
 

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CodedError } from '../../server/schemas/coded-error.js';
 
-
 const Year = Type.Integer({ minimum: 0, description: 'year, e.g. 2026; 0 or left out = all years' });
 const Month = Type.Integer({ minimum: 0, description: 'month 1-12; 0 or left out = all months' });
 const Server = Type.String({ description: 'service name, e.g. face-matching' });
@@ -16,7 +15,10 @@ export const ConfirmBody = Type.Object(
 export type ConfirmBody = Static<typeof ConfirmBody>;
 
 export const CsvResponse = {
-  200: { description: 'CSV: server_name,year,month,endpoint,counter', content: { 'text/csv': { schema: { type: 'string' } } } },
+  200: {
+    description: 'CSV: server_name,year,month,endpoint,counter',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  },
   '4xx': CodedError,
   '5xx': CodedError,
 };

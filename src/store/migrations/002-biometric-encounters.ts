@@ -19,7 +19,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sealed_template', 'bytea', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('biometric_templates_pk', ['service', 'cache_name', 'encounter_id', 'algorithm'])
-    .addForeignKeyConstraint('biometric_templates_cache_fk', ['service', 'cache_name'], 'biometric_caches', ['service', 'cache_name'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'biometric_templates_cache_fk',
+      ['service', 'cache_name'],
+      'biometric_caches',
+      ['service', 'cache_name'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
 }
 

@@ -33,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('onboarding_enrollments_user').on('onboarding_enrollments').columns(['customer', 'username']).execute();
+  await db.schema
+    .createIndex('onboarding_enrollments_user')
+    .on('onboarding_enrollments')
+    .columns(['customer', 'username'])
+    .execute();
   await db.schema
     .createTable('onboarding_authentications')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
@@ -47,7 +51,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addForeignKeyConstraint('onboarding_authentications_user', ['customer', 'username'], 'onboarding_users', ['customer', 'username'], (c) => c.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'onboarding_authentications_user',
+      ['customer', 'username'],
+      'onboarding_users',
+      ['customer', 'username'],
+      (c) => c.onDelete('cascade'),
+    )
     .execute();
   await db.schema
     .createTable('onboarding_policies')
@@ -68,17 +78,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('device_id', 'text')
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('onboarding_events_user').on('onboarding_events').columns(['customer', 'username', 'at']).execute();
+  await db.schema
+    .createIndex('onboarding_events_user')
+    .on('onboarding_events')
+    .columns(['customer', 'username', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['onboarding_events', 'onboarding_policies', 'onboarding_authentications', 'onboarding_enrollments', 'onboarding_users']) {
+  for (const table of [
+    'onboarding_events',
+    'onboarding_policies',
+    'onboarding_authentications',
+    'onboarding_enrollments',
+    'onboarding_users',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }
 
 /** Who the user is, as `enroll` gave it: on the enrollment first, then on the user. */
-function withUserColumns<T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C | 'customer' | 'username' | 'email' | 'phone_number' | 'first_name' | 'last_name'> {
+function withUserColumns<T extends string, C extends string>(
+  table: CreateTableBuilder<T, C>,
+): CreateTableBuilder<T, C | 'customer' | 'username' | 'email' | 'phone_number' | 'first_name' | 'last_name'> {
   return table
     .addColumn('customer', 'text', (c) => c.notNull().references('customers.name').onDelete('cascade'))
     .addColumn('username', 'text', (c) => c.notNull())

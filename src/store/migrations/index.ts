@@ -10,6 +10,11 @@ import * as enrollments from './004-enrollments.js';
  */
 export const migrationProvider: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '001-foundation': foundation, '002-biometric-encounters': biometricEncounters, '003-tenants': tenants, '004-enrollments': enrollments };
+    return {
+      '001-foundation': foundation,
+      '002-biometric-encounters': biometricEncounters,
+      '003-tenants': tenants,
+      '004-enrollments': enrollments,
+    };
   },
 };
