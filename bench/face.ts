@@ -48,7 +48,9 @@ export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
     const times: number[] = [];
     const stages = { decode: [] as number[], detect: [] as number[], embed: [] as number[] };
     try {
-      await single.analyze(images[0]!, embeddings);
+      const [warmUp] = images;
+      if (warmUp === undefined) throw new Error('no frames to time');
+      await single.analyze(warmUp, embeddings);
       for (let r = 0; r < rounds; r++) {
         for (const image of images) {
           const a = await single.analyze(image, embeddings);

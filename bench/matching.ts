@@ -12,7 +12,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Code, Op, SimdOp, ValType, assembleModule, rowBytes } from '../src/engines/matching/simd-kernel.js';
+import { rowBytes } from '../src/engines/matching/simd-kernel.js';
+import { Code, Op, SimdOp, ValType, assembleModule } from '../src/engines/matching/wasm-assembler.js';
 import { type GalleryQuantisation, VectorGallery } from '../src/engines/matching/vector-gallery.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
 

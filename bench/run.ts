@@ -59,7 +59,11 @@ async function measure(url: string, counting: boolean): Promise<Round> {
 
 function recordCost(): number {
   const usage = new UsageRecorder({
-    repository: { addCounts: async () => undefined, list: async () => [], reset: async () => 0 },
+    repository: {
+      addCounts: () => Promise.resolve(),
+      list: () => Promise.resolve([]),
+      reset: () => Promise.resolve(0),
+    },
     flushIntervalMs: 1000,
     log: console,
   });

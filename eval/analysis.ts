@@ -16,7 +16,8 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp, { type Sharp } from 'sharp';
-import { FaceEngine, type DecodedAnalysis } from '../src/engines/face/face-engine.js';
+import type { WorkerAnalysis } from '../src/engines/face/face-analysis-types.js';
+import { FaceEngine } from '../src/engines/face/face-engine.js';
 import type { FaceMetrics } from '../src/engines/face-quality/face-quality.js';
 import { METRIC_NAMES, type MetricName } from '../src/engines/face-quality/metric-catalog.js';
 import { evaluateCompliance, type ComplianceStatus } from '../src/services/face-analysis/compliance.js';
@@ -57,7 +58,7 @@ const VARIANTS: readonly Variant[] = [
     key: 'up2',
     make: async (b: Buffer) => {
       const { width, height } = await sharp(b).metadata();
-      return lossless(sharp(b).resize(width! * 2, height! * 2));
+      return lossless(sharp(b).resize(width * 2, height * 2));
     },
   },
 ];
@@ -125,17 +126,17 @@ function imageFiles(dir: string): string[] {
 /** `count` items spread evenly over the list (every identity of a sorted list is reached), in order. */
 function evenSample<T>(items: readonly T[], count: number): T[] {
   if (count >= items.length) return [...items];
-  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
+  // Fewer picks than items, so the picked indices rise strictly: filtering keeps them in order.
+  const picked = new Set(Array.from({ length: count }, (_, i) => Math.floor((i * items.length) / count)));
+  return items.filter((_, j) => picked.has(j));
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
+  const out = new Array<R>(items.length);
+  // One iterator shared by the lanes: each takes the next item when it is free.
+  const queue = items.entries();
   const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
+    for (const [i, item] of queue) out[i] = await task(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return out;
@@ -151,7 +152,7 @@ async function analyseVariants(engine: FaceEngine, bytes: Buffer): Promise<Image
   return Object.fromEntries(observed);
 }
 
-function mainFace(analysis: DecodedAnalysis): Observed | undefined {
+function mainFace(analysis: WorkerAnalysis): Observed | undefined {
   const face = [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
   if (!face?.quality) return undefined;
   return {
@@ -196,7 +197,7 @@ function scoresAt(
 }
 
 function levelMedians(rows: readonly number[][], labels: readonly string[], digits = 1): string {
-  return labels.map((label, i) => `${label} ${fmt(median(rows.map((r) => r[i]!)), digits)}`).join(' · ');
+  return labels.map((label, i) => `${label} ${fmt(median(rows.flatMap((r) => r[i] ?? [])), digits)}`).join(' · ');
 }
 
 /** Share of images where `holds` is true of the scores at the variants `keys` (in order). */
@@ -218,7 +219,25 @@ function property(
   };
 }
 
-const nonIncreasing = (s: number[]) => s.every((v, i) => i === 0 || v <= s[i - 1]!);
+/** The scores at two variants, for the images with a face in both (scoresAt's rows, typed as pairs). */
+function pairsAt(
+  results: readonly ImageResult[],
+  metric: MetricName | ((face: Observed) => number),
+  keys: readonly [string, string],
+): Array<[number, number]> {
+  return scoresAt(results, metric, keys).flatMap(([a, b]): Array<[number, number]> =>
+    a === undefined || b === undefined ? [] : [[a, b]],
+  );
+}
+
+/** Whether each score relates to the one before it as `holds(previous, score)` says. */
+function chained(holds: (previous: number, score: number) => boolean): (scores: readonly number[]) => boolean {
+  return (scores) => scores.every((score, i) => i === 0 || holds(scores[i - 1] ?? NaN, score));
+}
+
+const nonIncreasing = chained((previous, v) => v <= previous);
+const increasing = chained((previous, v) => previous < v);
+const decreasing = chained((previous, v) => v < previous);
 
 function properties(results: readonly ImageResult[]): PropertyRow[] {
   const blurKeys = ['original', ...BLUR_SIGMAS.map((s) => `blur${s}`)];
@@ -245,7 +264,7 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
       'increasing with brightness ×0.5, 1, 1.5',
       ['bright0.5', 'original', 'bright1.5'],
       ['×0.5', '×1', '×1.5'],
-      ([a, b, c]) => a! < b! && b! < c!,
+      increasing,
     ),
   );
   rows.push(
@@ -255,7 +274,7 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
       'lower at brightness ×0.3 than ×1',
       ['original', 'bright0.3'],
       ['×1', '×0.3'],
-      ([one, dark]) => dark! < one!,
+      decreasing,
     ),
   );
   rows.push(
@@ -265,7 +284,7 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
       'lower at brightness ×2.5 (clipped) than ×1',
       ['original', 'bright2.5'],
       ['×1', '×2.5'],
-      ([one, bright]) => bright! < one!,
+      decreasing,
     ),
   );
   rows.push(
@@ -275,7 +294,7 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
       'lower at JPEG quality 10 than 95',
       ['jpeg95', 'jpeg10'],
       ['q95', 'q10'],
-      ([good, poor]) => poor! < good!,
+      decreasing,
     ),
   );
   const ied = property(
@@ -284,9 +303,9 @@ function properties(results: readonly ImageResult[]): PropertyRow[] {
     '×2 (±5%) under a 2× upscale',
     ['original', 'up2'],
     ['×1', '×2'],
-    ([one, two]) => Math.abs(two! / one! - 2) <= 0.1,
+    chained((one, two) => Math.abs(two / one - 2) <= 0.1),
   );
-  const ratios = scoresAt(results, 'INTER_EYE_DISTANCE', ['original', 'up2']).map(([one, two]) => two! / one!);
+  const ratios = pairsAt(results, 'INTER_EYE_DISTANCE', ['original', 'up2']).map(([one, two]) => two / one);
   rows.push({
     ...ied,
     levels: `${ied.levels} px; ratio median ${fmt(median(ratios), 3)}, p10 ${fmt(quantile(ratios, 0.1), 3)}, p90 ${fmt(quantile(ratios, 0.9), 3)}`,
@@ -312,8 +331,8 @@ function rollRows(
   roll: MetricName | ((face: Observed) => number),
 ): RollRow[] {
   return ROTATIONS.map((degrees) => {
-    const deltas = scoresAt(results, roll, ['original', `rot${degrees}`]).map(([before, after]) =>
-      wrapDegrees(after! - before!),
+    const deltas = pairsAt(results, roll, ['original', `rot${degrees}`]).map(([before, after]) =>
+      wrapDegrees(after - before),
     );
     const errors = deltas.map((d) => Math.abs(d - degrees));
     return {
@@ -338,19 +357,16 @@ interface YawSummary {
 }
 
 function yawSummary(results: readonly ImageResult[]): YawSummary {
-  const pairs = scoresAt(results, 'HEAD_POSE_YAW', ['original', 'mirror']);
-  const turned = pairs.filter(([yaw]) => Math.abs(yaw!) > 3);
-  const sums = pairs.map(([yaw, mirrored]) => Math.abs(yaw! + mirrored!));
+  const pairs = pairsAt(results, 'HEAD_POSE_YAW', ['original', 'mirror']);
+  const turned = pairs.filter(([yaw]) => Math.abs(yaw) > 3);
+  const sums = pairs.map(([yaw, mirrored]) => Math.abs(yaw + mirrored));
   return {
     n: pairs.length,
     turned: turned.length,
-    signFlips: share(
-      turned.filter(([yaw, mirrored]) => Math.sign(mirrored!) === -Math.sign(yaw!)).length,
-      turned.length,
-    ),
+    signFlips: share(turned.filter(([yaw, mirrored]) => Math.sign(mirrored) === -Math.sign(yaw)).length, turned.length),
     medianSum: median(sums),
     p90Sum: quantile(sums, 0.9),
-    medianAbsYaw: median(pairs.map(([yaw]) => Math.abs(yaw!))),
+    medianAbsYaw: median(pairs.map(([yaw]) => Math.abs(yaw))),
   };
 }
 
@@ -600,7 +616,7 @@ function wrapDegrees(d: number): number {
 function quantile(values: readonly number[], q: number): number {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }
 
 function median(values: readonly number[]): number {

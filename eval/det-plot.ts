@@ -44,7 +44,7 @@ export function detSvg(
     `<text transform="translate(16 ${MARGIN.top + plotH / 2}) rotate(-90)" text-anchor="middle">${escape(axes.y)}</text>`,
   );
   series.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length]!;
+    const colour = COLOURS[i % COLOURS.length] ?? 'black'; // in range: the palette is not empty
     const path = s.points.map((p) => `${x(p.fmr).toFixed(1)},${y(p.fnmr).toFixed(1)}`).join(' ');
     parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${path}"/>`);
     parts.push(

@@ -17,15 +17,19 @@ export interface LabelledImage {
 export function loadIdentityImages(dir: string, folder = 'identity/'): LabelledImage[] {
   const labels = join(dir, 'labels.csv');
   if (existsSync(labels)) {
-    const [header, ...rows] = readFileSync(labels, 'utf8').trim().split('\n');
-    const columns = header!.split(',');
+    const [header = '', ...rows] = readFileSync(labels, 'utf8').trim().split('\n');
+    const columns = header.split(',');
     const fileAt = columns.indexOf('file');
     const identityAt = columns.indexOf('identity');
     const livenessAt = columns.indexOf('liveness');
     return rows
       .map((row) => row.split(','))
-      .filter((cells) => cells[fileAt]!.startsWith(folder) && (livenessAt < 0 || cells[livenessAt] === 'live'))
-      .map((cells) => ({ file: join(dir, cells[fileAt]!), identity: cells[identityAt]! }));
+      .flatMap((cells) => {
+        const [file, identity] = [cells[fileAt], cells[identityAt]];
+        // A row without a file or identity cell names no image.
+        if (file === undefined || identity === undefined || !file.startsWith(folder)) return [];
+        return livenessAt < 0 || cells[livenessAt] === 'live' ? [{ file: join(dir, file), identity }] : [];
+      });
   }
   const images: LabelledImage[] = [];
   for (const identity of readdirSync(dir).sort()) {
@@ -47,15 +51,17 @@ export interface PadImage {
 
 /** The presentation-attack images of an evaluation folder (`labels.csv` rows under `pad/`). */
 export function loadPadImages(dir: string): PadImage[] {
-  const [header, ...rows] = readFileSync(join(dir, 'labels.csv'), 'utf8').trim().split('\n');
-  const columns = header!.split(',');
-  const [fileAt, identityAt, livenessAt] = ['file', 'identity', 'liveness'].map((name) => columns.indexOf(name));
+  const [header = '', ...rows] = readFileSync(join(dir, 'labels.csv'), 'utf8').trim().split('\n');
+  const columns = header.split(',');
+  const fileAt = columns.indexOf('file');
+  const identityAt = columns.indexOf('identity');
+  const livenessAt = columns.indexOf('liveness');
   return rows
     .map((row) => row.split(','))
-    .filter((cells) => cells[fileAt!]!.startsWith('pad/'))
-    .map((cells) => ({
-      file: join(dir, cells[fileAt!]!),
-      person: cells[identityAt!]!,
-      live: cells[livenessAt!] === 'live',
-    }));
+    .flatMap((cells) => {
+      const [file, person] = [cells[fileAt], cells[identityAt]];
+      // A row without a file or identity cell names no image.
+      if (file === undefined || person === undefined || !file.startsWith('pad/')) return [];
+      return [{ file: join(dir, file), person, live: cells[livenessAt] === 'live' }];
+    });
 }

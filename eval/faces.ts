@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { F500_VIEWS, FACE_ALGORITHMS, type FaceAlgorithmName } from '../src/engines/face/algorithms.js';
 import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
-import { FaceEngine, type DecodedAnalysis } from '../src/engines/face/face-engine.js';
+import type { WorkerAnalysis } from '../src/engines/face/face-analysis-types.js';
+import { FaceEngine } from '../src/engines/face/face-engine.js';
 import {
   PLAIN_VIEW,
   type EmbeddingOptions,
@@ -23,6 +24,7 @@ import {
   type FacePipelineConfig,
 } from '../src/engines/face/face-pipeline.js';
 import { DEFAULT_CROP_GEOMETRY } from '../src/engines/face/face-alignment.js';
+import { median } from '../src/lib/median.js';
 import { dot, normalisedSum } from '../src/lib/vectors.js';
 import { onCanvas } from '../test/helpers/faces.js';
 import { detSvg } from './det-plot.js';
@@ -157,13 +159,17 @@ export async function evalFaces(argv: string[]): Promise<void> {
       pipeline: WITH_FACERES,
     },
   ];
+  const variantOf = (key: string): Variant => {
+    const variant = variants.find((v) => v.key === key);
+    if (!variant) throw new Error(`no variant ${key}`);
+    return variant;
+  };
+  const [mirrored, faceres] = [variantOf('aligned-flip'), variantOf('faceres')];
   for (const weight of [0.15]) {
     variants.push({
       name: `crop + mirror fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
-      vectors: images.map((_, i) =>
-        fuse(variants[1]!.vectors[i], variants.find((v) => v.key === 'faceres')!.vectors[i], weight),
-      ),
+      vectors: images.map((_, i) => fuse(mirrored.vectors[i], faceres.vectors[i], weight)),
       embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
       pipeline: WITH_FACERES,
     });
@@ -179,10 +185,9 @@ export async function evalFaces(argv: string[]): Promise<void> {
   for (const variant of variants) {
     const scores = sortScores(pairScores(images, variant.vectors));
     const timing = await timeVariant(timingSet, variant);
-    results.push(summarise(variant, images, scores, timing));
-    console.log(
-      `${variant.key}: EER ${pct(results.at(-1)!.eer)} FNMR@1e-3 ${pct(results.at(-1)!.fnmrAt1e3)} ms ${timing.toFixed(0)}`,
-    );
+    const result = summarise(variant, images, scores, timing);
+    results.push(result);
+    console.log(`${variant.key}: EER ${pct(result.eer)} FNMR@1e-3 ${pct(result.fnmrAt1e3)} ms ${timing.toFixed(0)}`);
     if (variant.algorithm && main && !values['no-calibration']) {
       const table = buildCalibrationTable(variant.algorithm, scores.impostor, {
         dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${scores.genuine.length} genuine / ${scores.impostor.length} impostor pairs)`,
@@ -246,7 +251,7 @@ async function runAll(
 }
 
 /** The face the photo is of: the largest (LFW photos can show other people behind). */
-function mainFace(analysis: DecodedAnalysis): FaceObservation | undefined {
+function mainFace(analysis: WorkerAnalysis): FaceObservation | undefined {
   return [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
 }
 
@@ -268,16 +273,20 @@ function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: 
   return out;
 }
 
-/** Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with one are left out. */
+/**
+ * Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with
+ * one are left out.
+ */
 function pairScores(
   images: readonly LabelledImage[],
   vectors: ReadonlyArray<Float32Array | undefined>,
 ): { genuine: Float64Array; impostor: Float64Array } {
   const genuine: number[] = [];
   const impostor: number[] = [];
-  for (let i = 0; i < images.length; i++) {
-    for (let j = i + 1; j < images.length; j++) {
-      const same = images[i]!.identity === images[j]!.identity;
+  for (const [i, first] of images.entries()) {
+    for (const [k, second] of images.slice(i + 1).entries()) {
+      const j = i + 1 + k;
+      const same = first.identity === second.identity;
       const a = vectors[i];
       const b = vectors[j];
       if (!a || !b) {
@@ -293,7 +302,7 @@ function pairScores(
 /** Leave-one-out closed-set rank-1: is each image's nearest other image of the same person? */
 function rankOne(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): number {
   let hits = 0;
-  for (let i = 0; i < images.length; i++) {
+  for (const [i, image] of images.entries()) {
     const probe = vectors[i];
     if (!probe) continue;
     let best = -Infinity;
@@ -307,7 +316,7 @@ function rankOne(images: readonly LabelledImage[], vectors: ReadonlyArray<Float3
         bestJ = j;
       }
     }
-    if (bestJ >= 0 && images[bestJ]!.identity === images[i]!.identity) hits++;
+    if (images[bestJ]?.identity === image.identity) hits++; // bestJ is -1 (no image) when no other has a face
   }
   return hits / images.length;
 }
@@ -326,13 +335,15 @@ async function timingImages(images: readonly LabelledImage[]): Promise<Buffer[]>
 async function timeVariant(images: readonly Buffer[], variant: Variant): Promise<number> {
   const engine = FaceEngine.start({ workers: 1, pipeline: variant.pipeline ?? {} });
   try {
-    await engine.analyze(images[0]!, variant.embeddings);
+    const [warmUp] = images;
+    if (warmUp === undefined) throw new Error('no images to time');
+    await engine.analyze(warmUp, variant.embeddings);
     const times: number[] = [];
     for (const image of images) {
       const a = await engine.analyze(image, variant.embeddings);
       times.push(a.decodeMs + a.timings.detectMs + a.timings.embedMs);
     }
-    return median(times);
+    return median(times, 'upper');
   } finally {
     await engine.close();
   }
@@ -409,11 +420,6 @@ ${table}
       results.filter((r) => !r.key.startsWith('F')).map((r) => ({ name: r.key, points: r.det })),
     ),
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 function pct(x: number): string {

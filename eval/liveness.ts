@@ -19,7 +19,7 @@ import { loadPadModel } from '../src/engines/liveness/pad-classifier.js';
 import { padThreshold } from '../src/engines/liveness/pad-calibration.js';
 import { parseLivenessRequest } from '../src/engines/liveness/liveness-request.js';
 import { analyzeFrames, decidePassiveLiveness, type LivenessResult } from '../src/engines/liveness/passive-liveness.js';
-import { TARGET_BPCER_BY_LEVEL } from '../src/engines/liveness/workflows.js';
+import { targetBpcer } from '../src/engines/liveness/workflows.js';
 import { onPhoneScreen, selfieFrame } from '../test/helpers/faces.js';
 import { detSvg } from './det-plot.js';
 import { loadPadImages } from './face-dataset.js';
@@ -45,7 +45,7 @@ export async function evalLiveness(argv: string[]): Promise<void> {
   const { live, spoof } = model.heldOutScores;
 
   const levels: LevelRow[] = [2, 4, 6].map((level) => {
-    const threshold = padThreshold(TARGET_BPCER_BY_LEVEL[level - 1]!);
+    const threshold = padThreshold(targetBpcer(level));
     const apcer = spoof.filter((s) => s >= threshold).length / spoof.length;
     const bpcer = live.filter((s) => s < threshold).length / live.length;
     return { level, threshold, apcer, bpcer, acer: (apcer + bpcer) / 2 };
@@ -129,7 +129,9 @@ async function sequenceSignals(
       return decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
     };
     const moving = await run(frames);
-    const repeated = await run([frames[0]!, frames[0]!, frames[0]!]);
+    const [first] = frames;
+    if (first === undefined) throw new Error('no motions to make frames with');
+    const repeated = await run([first, first, first]);
     // The same moving frames shown on a phone held up to the camera: 70% size inside a black bezel.
     const onScreen = await run(await Promise.all(frames.map(onPhoneScreen)));
     if (onScreen.decision_info.IAD.signals.suspicious_border_detection.status === 'FAIL') summary.screenBorderFail++;
@@ -166,7 +168,7 @@ async function latencies(engine: FaceEngine): Promise<Array<{ frames: number; me
       if (round > 0) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    out.push({ frames: count, medianMs: times[Math.floor(times.length / 2)]! });
+    out.push({ frames: count, medianMs: times[Math.floor(times.length / 2)] ?? NaN });
   }
   return out;
 }

@@ -2,8 +2,9 @@
  * `npm run eval -- <suite> <dir> [options]`: accuracy and speed evaluations on labelled data, each
  * printing a table and writing its report under reports/.
  *
- * Suites: `analysis` (face-quality metrics: eval/analysis.ts), `faces` (face recognition: eval/faces.ts), `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the
- * presentation-attack classifier: eval/train-pad.ts).
+ * Suites: `analysis` (face-quality metrics: eval/analysis.ts), `faces` (face recognition: eval/faces.ts),
+ * `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
+ * eval/train-pad.ts).
  */
 import { evalAnalysis } from './analysis.js';
 import { evalFaces } from './faces.js';

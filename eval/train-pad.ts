@@ -26,12 +26,7 @@ import { parseArgs } from 'node:util';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
 import type { FaceKeyPoints } from '../src/engines/face/face-alignment.js';
 import { decodeImage } from '../src/engines/face/image-decoding.js';
-import {
-  scoreWith,
-  trainPadWeights,
-  type PadModel,
-  type TrainedPadWeights,
-} from '../src/engines/liveness/pad-classifier.js';
+import { scoreWith, type PadModel } from '../src/engines/liveness/pad-classifier.js';
 import {
   padAnalysis,
   padFeatureGroups,
@@ -39,7 +34,9 @@ import {
   PAD_FEATURE_VERSION,
   type PadSignals,
 } from '../src/engines/liveness/pad-features.js';
+import { trainPadWeights, type TrainedPadWeights } from './pad-training.js';
 import { fmrAt, fnmrAt, fnmrAtFmr, rocAuc, sortScores } from './verification-metrics.js';
+import { median } from '../src/lib/median.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
 
 const MODEL_FILE = 'src/engines/liveness/pad-model.json';
@@ -132,7 +129,8 @@ export async function trainPad(argv: string[]): Promise<void> {
   const samples: Sample[] = [];
   const noFace = { live: 0, spoof: 0 };
   for (const [i, row] of rows.entries()) {
-    const detection = detections[i]!;
+    const detection = detections[i];
+    if (detection === undefined) throw new Error(`${row.file}: no detection`);
     if (!detection.face) {
       noFace[row.live ? 'live' : 'spoof']++;
       continue;
@@ -164,7 +162,8 @@ export async function trainPad(argv: string[]): Promise<void> {
   const foldOf = new Map(persons.map((p, i) => [p, i % foldCount]));
   const labels = samples.map((s) => (s.live ? 1 : 0));
   const allIndices = PAD_FEATURE_NAMES.map((_, i) => i);
-  const rowsOf = (indices: readonly number[]) => samples.map((s) => indices.map((j) => s.features[j]!));
+  // In bounds: every index names one of the PAD features.
+  const rowsOf = (indices: readonly number[]) => samples.map((s) => indices.map((j) => s.features[j] ?? 0));
 
   const main = crossValidate('all features', rowsOf(allIndices), labels, samples, foldOf, foldCount);
   const groups = [...padFeatureGroups()].map(([group, indices]) =>
@@ -206,7 +205,7 @@ export async function trainPad(argv: string[]): Promise<void> {
       foldCount,
     ),
   ];
-  const signalNames = Object.keys(samples[0]!.signals) as (keyof PadSignals)[];
+  const signalNames = Object.keys(firstSample(samples).signals) as (keyof PadSignals)[];
   const signals = signalNames.map((name) => ({
     name,
     // Raw AUC with live as the positive class: < 0.5 means the signal is higher on spoofs.
@@ -214,18 +213,27 @@ export async function trainPad(argv: string[]): Promise<void> {
       samples.filter((s) => s.live).map((s) => s.signals[name]),
       samples.filter((s) => !s.live).map((s) => s.signals[name]),
     ).auc,
-    liveMedian: median(samples.filter((s) => s.live).map((s) => s.signals[name])),
-    spoofMedian: median(samples.filter((s) => !s.live).map((s) => s.signals[name])),
+    liveMedian: median(
+      samples.filter((s) => s.live).map((s) => s.signals[name]),
+      'upper',
+    ),
+    spoofMedian: median(
+      samples.filter((s) => !s.live).map((s) => s.signals[name]),
+      'upper',
+    ),
   }));
-  const liveScores = samples.flatMap((s, i) => (s.live ? [main.scores[i]!] : []));
+  // main.scores holds one score per sample, so these typed-array reads are in bounds.
+  const scoresWhere = (keep: (s: Sample) => boolean) =>
+    samples.flatMap((s, i) => (keep(s) ? [main.scores[i] ?? 0] : []));
+  const liveScores = scoresWhere((s) => s.live);
   const roomSplit = {
     room: operatingPoints(
       liveScores,
-      samples.flatMap((s, i) => (s.room ? [main.scores[i]!] : [])),
+      scoresWhere((s) => s.room),
     ),
     other: operatingPoints(
       liveScores,
-      samples.flatMap((s, i) => (!s.live && !s.room ? [main.scores[i]!] : [])),
+      scoresWhere((s) => !s.live && !s.room),
     ),
   };
   const cvAt = performance.now();
@@ -323,8 +331,8 @@ export async function trainPad(argv: string[]): Promise<void> {
 // Data
 
 function loadPadRows(dir: string): PadRow[] {
-  const [header, ...lines] = readFileSync(join(dir, 'labels.csv'), 'utf8').trim().split('\n');
-  const columns = header!.split(',');
+  const [header = '', ...lines] = readFileSync(join(dir, 'labels.csv'), 'utf8').trim().split('\n');
+  const columns = header.split(',');
   const at = (name: string): number => {
     const i = columns.indexOf(name);
     if (i < 0) throw new Error(`labels.csv has no ${name} column`);
@@ -333,13 +341,19 @@ function loadPadRows(dir: string): PadRow[] {
   const [fileAt, identityAt, livenessAt, sourceAt] = [at('file'), at('identity'), at('liveness'), at('source_path')];
   return lines
     .map((line) => line.split(','))
-    .filter((cells) => cells[fileAt]!.startsWith('pad/'))
-    .map((cells) => ({
-      file: cells[fileAt]!,
-      person: cells[identityAt]!,
-      live: cells[livenessAt] === 'live',
-      sourceNumber: Number(/(\d+)\.\w+$/.exec(cells[sourceAt] ?? '')?.[1] ?? NaN),
-    }));
+    .flatMap((cells) => {
+      const [file, person] = [cells[fileAt], cells[identityAt]];
+      // A row without a file or identity cell names no image.
+      if (file === undefined || person === undefined || !file.startsWith('pad/')) return [];
+      return [
+        {
+          file,
+          person,
+          live: cells[livenessAt] === 'live',
+          sourceNumber: Number(/(\d+)\.\w+$/.exec(cells[sourceAt] ?? '')?.[1] ?? NaN),
+        },
+      ];
+    });
 }
 
 async function detectFaces(
@@ -350,7 +364,7 @@ async function detectFaces(
 ): Promise<Detection[]> {
   if (cacheFile && existsSync(cacheFile)) {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Detection[];
-    if (cached.length === rows.length && cached.every((d, i) => d.file === rows[i]!.file)) {
+    if (cached.length === rows.length && cached.every((d, i) => d.file === rows[i]?.file)) {
       console.log(`detections from ${cacheFile}`);
       return cached;
     }
@@ -389,52 +403,69 @@ function crossValidate(
   foldOf: ReadonlyMap<string, number>,
   foldCount: number,
 ): CvResult {
+  if (x.length !== samples.length || y.length !== samples.length)
+    throw new RangeError(`${name}: expected one row and one label per sample`);
   const scores = new Float64Array(samples.length).fill(NaN);
   const folds: CvResult['folds'] = [];
   for (let fold = 0; fold < foldCount; fold++) {
     const train = samples.flatMap((s, i) => (foldOf.get(s.person) !== fold ? [i] : []));
     const test = samples.flatMap((s, i) => (foldOf.get(s.person) === fold ? [i] : []));
+    const trainRows = pick(x, train);
+    const trainLabels = pick(y, train);
     const l2 = chooseL2(
-      train.map((i) => x[i]!),
-      train.map((i) => y[i]!),
-      train.map((i) => samples[i]!.person),
+      trainRows,
+      trainLabels,
+      pick(samples, train).map((s) => s.person),
     );
-    const weights = trainPadWeights(
-      train.map((i) => x[i]!),
-      train.map((i) => y[i]!),
-      l2,
-    );
-    for (const i of test) scores[i] = scoreWith(weights, x[i]!);
-    const persons = [...new Set(test.map((i) => samples[i]!.person))].sort();
+    const weights = trainPadWeights(trainRows, trainLabels, l2);
+    for (const i of test) scores[i] = scoreWith(weights, at(x, i));
+    const persons = [...new Set(pick(samples, test).map((s) => s.person))].sort();
     folds.push({
+      // In bounds: the test indices index the samples, and scores holds one per sample.
       ...split(
-        test.map((i) => scores[i]!),
-        test.map((i) => y[i]!),
+        test.map((i) => scores[i] ?? NaN),
+        pick(y, test),
       ),
       persons,
       l2,
     });
   }
   const pooled = split([...scores], y);
-  return { name, dims: x[0]!.length, scores, folds, pooled, aucInterval: bootstrapAuc(scores, y, samples) };
+  const dims = x[0]?.length ?? 0;
+  return { name, dims, scores, folds, pooled, aucInterval: bootstrapAuc(scores, y, samples) };
+}
+
+/** The item at an index the caller knows to be in range (a sample index into per-sample lists). */
+function at<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new RangeError(`index ${i} is outside the ${items.length} items`);
+  return item;
+}
+
+/** The items at the given indices, in their order. */
+function pick<T>(items: readonly T[], indices: readonly number[]): T[] {
+  return indices.map((i) => at(items, i));
+}
+
+function firstSample(samples: readonly Sample[]): Sample {
+  const [first] = samples;
+  if (first === undefined) throw new Error('no image had a face: nothing to train on');
+  return first;
 }
 
 /** The L2 penalty with the best pooled leave-one-person-out AUC on these rows (ties: the larger penalty). */
 function chooseL2(x: readonly number[][], y: readonly number[], persons: readonly string[]): number {
   const distinct = [...new Set(persons)].sort();
-  let best = { l2: L2_GRID[L2_GRID.length - 1]!, auc: -Infinity };
+  // Largest penalty first, so that a tie keeps it.
+  let best = { l2: Math.max(...L2_GRID), auc: -Infinity };
   for (const l2 of [...L2_GRID].reverse()) {
     const scores = new Float64Array(x.length);
     for (const person of distinct) {
       const train = persons.flatMap((p, i) => (p !== person ? [i] : []));
-      const weights: TrainedPadWeights = trainPadWeights(
-        train.map((i) => x[i]!),
-        train.map((i) => y[i]!),
-        l2,
-      );
-      persons.forEach((p, i) => {
-        if (p === person) scores[i] = scoreWith(weights, x[i]!);
-      });
+      const weights: TrainedPadWeights = trainPadWeights(pick(x, train), pick(y, train), l2);
+      for (const [i, row] of x.entries()) {
+        if (persons[i] === person) scores[i] = scoreWith(weights, row);
+      }
     }
     const { auc } = split([...scores], y);
     if (auc > best.auc + 1e-9) best = { l2, auc };
@@ -488,14 +519,18 @@ function bootstrapAuc(scores: Float64Array, y: readonly number[], samples: reado
     const live: number[] = [];
     const spoof: number[] = [];
     for (let k = 0; k < persons.length; k++) {
-      for (const i of byPerson.get(persons[Math.floor(random() * persons.length)]!)!)
-        (y[i] === 1 ? live : spoof).push(scores[i]!);
+      const drawn = at(persons, Math.floor(random() * persons.length));
+      // In bounds: the indices are the samples', and scores holds one per sample.
+      for (const i of byPerson.get(drawn) ?? []) (y[i] === 1 ? live : spoof).push(scores[i] ?? NaN);
     }
     if (live.length && spoof.length)
       aucs.push(rocAuc(sortScores({ genuine: Float64Array.from(live), impostor: Float64Array.from(spoof) })));
   }
   aucs.sort((a, b) => a - b);
-  return [aucs[Math.floor(0.025 * aucs.length)]!, aucs[Math.min(aucs.length - 1, Math.floor(0.975 * aucs.length))]!];
+  return [
+    aucs[Math.floor(0.025 * aucs.length)] ?? NaN,
+    aucs[Math.min(aucs.length - 1, Math.floor(0.975 * aucs.length))] ?? NaN,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,7 +553,7 @@ type Report = {
   readonly signals: ReadonlyArray<{ name: string; auc: number; liveMedian: number; spoofMedian: number }>;
   readonly roomSplit: { room: OperatingPoints; other: OperatingPoints };
   readonly final: TrainedPadWeights;
-  readonly timings: Readonly<Record<string, number>>;
+  readonly timings: Readonly<Record<'detectionS' | 'featuresS' | 'crossValidationS' | 'finalFitS', number>>;
 };
 
 function cvRow(r: CvResult): string {
@@ -567,7 +602,7 @@ function printSummary(r: Report): void {
 function writeReports(r: Report, workers: number): void {
   mkdirSync('reports', { recursive: true });
   const topWeights = r.final.weights
-    .map((w, i) => ({ name: PAD_FEATURE_NAMES[i]!, w }))
+    .map((w, i) => ({ name: PAD_FEATURE_NAMES[i] ?? `feature ${i}`, w }))
     .sort((a, b) => Math.abs(b.w) - Math.abs(a.w))
     .slice(0, 10);
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -651,8 +686,8 @@ ${topWeights.map((t) => `\`${t.name}\` ${t.w.toFixed(2)}`).join(', ')}.
   defeats texture cues. This model is one signal to fuse with active liveness, not a PAD certification (ISO/IEC 30107-3
   testing needs many more subjects and attack instruments).
 
-Run times (${workers} face-engine workers on ${cpu}): detection ${r.timings.detectionS!.toFixed(1)} s, features ${r.timings.featuresS!.toFixed(1)} s,
-cross-validation (all variants) ${r.timings.crossValidationS!.toFixed(1)} s, final fit ${r.timings.finalFitS!.toFixed(1)} s.
+Run times (${workers} face-engine workers on ${cpu}): detection ${r.timings.detectionS.toFixed(1)} s, features ${r.timings.featuresS.toFixed(1)} s,
+cross-validation (all variants) ${r.timings.crossValidationS.toFixed(1)} s, final fit ${r.timings.finalFitS.toFixed(1)} s.
 `;
   writeFileSync('reports/pad-train.md', md);
   const strip = (c: CvResult) => ({
@@ -696,7 +731,9 @@ cross-validation (all variants) ${r.timings.crossValidationS!.toFixed(1)} s, fin
 }
 
 function best(results: readonly CvResult[]): CvResult {
-  return [...results].sort((a, b) => b.pooled.auc - a.pooled.auc)[0]!;
+  const [top] = [...results].sort((a, b) => b.pooled.auc - a.pooled.auc);
+  if (top === undefined) throw new Error('no cross-validated results to rank');
+  return top;
 }
 
 function round<T extends object>(o: T): T {
@@ -707,11 +744,6 @@ function round<T extends object>(o: T): T {
 
 function sig(x: number): number {
   return Number(x.toPrecision(7));
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 function pct(x: number): string {

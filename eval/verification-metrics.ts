@@ -25,7 +25,8 @@ function countBelow(sorted: Float64Array, t: number): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < t) lo = mid + 1;
+    if ((sorted[mid] ?? 0) < t)
+      lo = mid + 1; // in bounds: lo <= mid < hi <= length
     else hi = mid;
   }
   return lo;
@@ -43,7 +44,8 @@ export function fnmrAt(s: SortedScores, t: number): number {
 export function thresholdAtFmr(s: SortedScores, targetFmr: number): number {
   const allowed = Math.floor(targetFmr * s.impostor.length);
   if (allowed >= s.impostor.length) return -Infinity;
-  const pivot = s.impostor[s.impostor.length - 1 - allowed]!;
+  const pivot = s.impostor[s.impostor.length - 1 - allowed];
+  if (pivot === undefined) throw new RangeError(`targetFmr must be from 0 to 1 (got ${targetFmr})`);
   return nextUp(pivot);
 }
 
@@ -64,7 +66,7 @@ export function equalErrorRate(s: SortedScores): { eer: number; threshold: numbe
   let hi = candidates.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const t = candidates[mid]!;
+    const t = candidates[mid] ?? 0; // in bounds: 0 <= lo <= mid <= hi < length
     const fmr = fmrAt(s, t);
     const fnmr = fnmrAt(s, t);
     const gap = Math.abs(fmr - fnmr);
@@ -77,12 +79,11 @@ export function equalErrorRate(s: SortedScores): { eer: number; threshold: numbe
 
 /** Area under the ROC curve: P(genuine > impostor) + ½ P(equal). */
 export function rocAuc(s: SortedScores): number {
-  let below = 0;
   let area = 0;
   let j = 0;
   for (const g of s.genuine) {
-    while (j < s.impostor.length && s.impostor[j]! < g) j++;
-    below = j;
+    while (j < s.impostor.length && (s.impostor[j] ?? 0) < g) j++;
+    const below = j;
     let equal = 0;
     while (j + equal < s.impostor.length && s.impostor[j + equal] === g) equal++;
     area += below + equal / 2;
@@ -106,6 +107,7 @@ function nextUp(x: number): number {
   const buffer = new Float64Array([x]);
   const bits = new BigInt64Array(buffer.buffer);
   if (x === 0) return Number.MIN_VALUE;
-  bits[0] = bits[0]! + (x > 0 ? 1n : -1n);
-  return buffer[0]!;
+  // One-element arrays over one buffer: index 0 is always there.
+  bits[0] = (bits[0] ?? 0n) + (x > 0 ? 1n : -1n);
+  return buffer[0] ?? x;
 }

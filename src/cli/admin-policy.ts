@@ -1,6 +1,6 @@
 import { parseWorkflow } from '../engines/liveness/workflows.js';
 import { LivenessInputError } from '../engines/liveness/liveness-input-error.js';
-import { TenantError, type CustomersRepository } from '../store/customers.js';
+import { CustomerError, type CustomersRepository } from '../store/customers.js';
 import type { OnboardingPoliciesRepository, OnboardingPolicy } from '../store/onboarding-policies.js';
 
 export const POLICY_USAGE = `  veriport admin policy show <customer>
@@ -18,7 +18,7 @@ export class PolicyUsageError extends Error {
  *
  * @example
  * await policyCommand(customers, policies, ['set', 'acme', 'workflow=foxtrot4']);
- * @throws {PolicyUsageError} for a malformed setting, {TenantError} for an unknown customer
+ * @throws {PolicyUsageError} for a malformed setting, {CustomerError} for an unknown customer
  */
 export async function policyCommand(
   customers: CustomersRepository,
@@ -28,7 +28,7 @@ export async function policyCommand(
   const [verb, customer, ...settings] = args;
   if ((verb !== 'show' && verb !== 'set') || customer === undefined)
     throw new PolicyUsageError(`usage:\n${POLICY_USAGE}`);
-  if ((await customers.find(customer)) === undefined) throw new TenantError(`no customer '${customer}'`);
+  if ((await customers.find(customer)) === undefined) throw new CustomerError(`no customer '${customer}'`);
   const policy = verb === 'show' ? await policies.get(customer) : await policies.set(customer, parseSettings(settings));
   return `${Object.entries(policy)
     .map(([key, value]) => `${key}=${String(value)}`)
@@ -48,7 +48,8 @@ function parseSettings(settings: readonly string[]): Partial<OnboardingPolicy> {
           if (error instanceof LivenessInputError) throw new PolicyUsageError(error.message);
           throw error;
         }
-        // Active workflows need the three-request exchange of checkActiveLiveness, which Doc 1's package does not carry.
+        // Active workflows need the three-request exchange of checkActiveLiveness, which Doc 1's
+        // package does not carry.
         if (workflow.method === 'active')
           throw new PolicyUsageError('workflow must be a passive one (hotel, foxtrot, charlie)');
         changes.livenessWorkflow = value;

@@ -1,6 +1,6 @@
 import type { VeriportConfig } from '../server/config.js';
 import { KEY_CACHE_SECONDS, retiredKeyRetentionSeconds } from '../services/onboarding/token-signer.js';
-import { customersRepository, TenantError, type CustomersRepository } from '../store/customers.js';
+import { customersRepository, CustomerError, type CustomersRepository } from '../store/customers.js';
 import { openStore } from '../store/database.js';
 import { onboardingPoliciesRepository } from '../store/onboarding-policies.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../store/signing-keys.js';
@@ -14,7 +14,7 @@ export class AdminUsageError extends Error {
 export const ADMIN_USAGE = `  veriport admin customers create <name> [--display-name TEXT] | customers list
   veriport admin clients create|rotate|revoke <customer> [<client_id>]
   veriport admin apikeys create|revoke <customer> [<key id>]
-      Manages onboarding tenants. Secrets are printed once and stored only hashed.
+      Manages onboarding customers. Secrets are printed once and stored only hashed.
   veriport admin rotate-signing-key
       Retires the token signing key for a new one; tokens it signed verify until they expire.
 ${POLICY_USAGE}`;
@@ -24,7 +24,7 @@ ${POLICY_USAGE}`;
  *
  * @example
  * process.stdout.write(await admin(config, ['customers', 'create', 'acme'], {}));
- * @throws {AdminUsageError} for a malformed command, {TenantError} for a refused change
+ * @throws {AdminUsageError} for a malformed command, {CustomerError} for a refused change
  */
 export async function admin(
   config: VeriportConfig,
@@ -80,12 +80,13 @@ async function run(
     }
     case 'clients rotate': {
       const client = await customers.rotateClient(need(customer, '<customer>'), need(id, '<client_id>'));
-      if (client === undefined) throw new TenantError(`no active client '${id ?? ''}' of customer '${customer ?? ''}'`);
+      if (client === undefined)
+        throw new CustomerError(`no active client '${id ?? ''}' of customer '${customer ?? ''}'`);
       return `client_id=${client.clientId}\nclient_secret=${client.clientSecret}\n# the secret is shown only now\n`;
     }
     case 'clients revoke':
       if (!(await customers.revokeClient(need(customer, '<customer>'), need(id, '<client_id>'))))
-        throw new TenantError(`no client '${id ?? ''}' of customer '${customer ?? ''}'`);
+        throw new CustomerError(`no client '${id ?? ''}' of customer '${customer ?? ''}'`);
       return `client ${id ?? ''} revoked\n`;
     case 'clients list':
       return (await customers.listClients(need(customer, '<customer>')))
@@ -97,7 +98,7 @@ async function run(
     }
     case 'apikeys revoke':
       if (!(await customers.revokeApiKey(need(customer, '<customer>'), need(id, '<key id>'))))
-        throw new TenantError(`no API key '${id ?? ''}' of customer '${customer ?? ''}'`);
+        throw new CustomerError(`no API key '${id ?? ''}' of customer '${customer ?? ''}'`);
       return `API key ${id ?? ''} revoked\n`;
     case 'apikeys list':
       return (await customers.listApiKeys(need(customer, '<customer>')))

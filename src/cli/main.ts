@@ -10,7 +10,7 @@ import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
 import { CLIENT_USAGE, ClientUsageError, clientCommand } from './client.js';
 import { PolicyUsageError } from './admin-policy.js';
 import { OnboardingApiError } from '../client/onboarding-client.js';
-import { TenantError } from '../store/customers.js';
+import { CustomerError } from '../store/customers.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
 
@@ -132,7 +132,7 @@ main(process.argv.slice(2)).then(
       ApiError,
       DirectoryLockedError,
       AdminUsageError,
-      TenantError,
+      CustomerError,
       ClientUsageError,
       OnboardingApiError,
       PolicyUsageError,

@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from '../server/app.js';
 import type { VeriportConfig } from '../server/config.js';
 import type { ServiceDefinition } from '../server/service-definition.js';
-import { demoCredentialsText, ensureDemoTenant } from '../services/onboarding/demo-tenant.js';
+import { demoCredentialsText, ensureDemoCustomer } from '../services/onboarding/demo-customer.js';
 import { customersRepository } from '../store/customers.js';
 import { openStore, type Store } from '../store/database.js';
 
@@ -16,14 +16,14 @@ import { openStore, type Store } from '../store/database.js';
  */
 export async function serve(config: VeriportConfig, services: readonly ServiceDefinition[]): Promise<void> {
   let requestClose: () => void = () => undefined;
-  // The embedded store is opened here so the demo tenant can be made before serving; with
-  // DATABASE_URL (a shared, operated database) tenants are made with `veriport admin` only.
+  // The embedded store is opened here so the demo customer can be made before serving; with
+  // DATABASE_URL (a shared, operated database) customers are made with `veriport admin` only.
   const embedded: Store | undefined =
     config.databaseUrl === undefined ? await openStore({ kind: 'pglite', dataDir: config.dataDir }) : undefined;
-  let demo: Awaited<ReturnType<typeof ensureDemoTenant>>;
+  let demo: Awaited<ReturnType<typeof ensureDemoCustomer>>;
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    demo = embedded === undefined ? undefined : await ensureDemoTenant(customersRepository(embedded.db));
+    demo = embedded === undefined ? undefined : await ensureDemoCustomer(customersRepository(embedded.db));
     app = await buildApp({ config, services, store: embedded, onShutdownRequested: () => requestClose() });
   } catch (error) {
     await embedded?.close();

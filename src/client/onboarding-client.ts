@@ -16,7 +16,7 @@ export class OnboardingApiError extends Error {
 export interface OnboardingClientOptions {
   /** Server root, e.g. `http://localhost:8080`. */
   readonly baseUrl: string;
-  /** The customer (realm) name. */
+  /** The customer's name (its realm on the wire is `{customer}-consumers`). */
   readonly customer: string;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -90,13 +90,15 @@ const CLIENT_VERSION = 'veriport-client/1';
  *
  * @example
  * const client = new OnboardingClient({ baseUrl, customer: 'demo', clientId, clientSecret, apiKey });
- * const { enrollmentToken } = await client.enroll({ username: 'alice', email: 'alice@example.com', phoneNumber: '+15550100' });
+ * const alice = { username: 'alice', email: 'alice@example.com', phoneNumber: '+15550100' };
+ * const { enrollmentToken } = await client.enroll(alice);
  * const device = generateDeviceKey();
  * await client.addDevice(enrollmentToken, 'phone-1', device);
- * const { registrationCode } = await client.addFace(enrollmentToken, [{ image: selfieJpeg, timestamp: Date.now() }], 'alice');
+ * const selfie = [{ image: selfieJpeg, timestamp: Date.now() }];
+ * const { registrationCode } = await client.addFace(enrollmentToken, selfie, 'alice');
  * const { authToken } = await client.authenticate(registrationCode, 'phone-1');
  * await client.verifyDevice(authToken, 'phone-1', device);
- * const result = await client.verifyFace(authToken, [{ image: selfieJpeg, timestamp: Date.now() }], 'alice');
+ * const result = await client.verifyFace(authToken, selfie, 'alice');
  */
 export class OnboardingClient {
   private readonly fetch: typeof fetch;
@@ -128,8 +130,8 @@ export class OnboardingClient {
     if (!response.ok)
       throw new OnboardingApiError(
         response.status,
-        String(body.error ?? ''),
-        String(body.error_description ?? 'token refused'),
+        typeof body.error === 'string' ? body.error : '',
+        typeof body.error_description === 'string' ? body.error_description : 'token refused',
       );
     const expiresIn = Number(body.expires_in);
     this.accessToken = { value: String(body.access_token), renewAt: Date.now() + Math.max(0, expiresIn - 10) * 1000 };
@@ -161,7 +163,10 @@ export class OnboardingClient {
     );
   }
 
-  /** Binds the device (endpoint 4): with a key pair its public key is registered; without, the response carries `deviceSecret`. */
+  /**
+   * Binds the device (endpoint 4): with a key pair its public key is registered; without, the response
+   * carries `deviceSecret`.
+   */
   addDevice(enrollmentToken: string, deviceId: string, device?: DeviceKey) {
     return this.post<{ enrollmentStatus: number; registrationCode: string; deviceSecret?: string }>(
       '/onboarding/enrollment/adddevice',

@@ -1,7 +1,8 @@
 import { createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 
 /** How a device proves itself at `verifyDevice` (DESIGN.md §5). */
-export type DeviceKeyKind = 'p256' | 'ed25519' | 'hmac';
+export const DEVICE_KEY_KINDS = ['p256', 'ed25519', 'hmac'] as const;
+export type DeviceKeyKind = (typeof DEVICE_KEY_KINDS)[number];
 
 /** A device public key that is not an SPKI P-256 or Ed25519 key. */
 export class DeviceKeyError extends Error {
@@ -20,7 +21,8 @@ export interface DevicePublicKey {
  * other curves would widen what `verifyDevice` has to trust for no gain.
  *
  * @example
- * const key = parseDevicePublicKey(body.devicePublicKey); // { kind: 'p256', pem: '-----BEGIN PUBLIC KEY-----...' }
+ * const key = parseDevicePublicKey(body.devicePublicKey);
+ * // { kind: 'p256', pem: '-----BEGIN PUBLIC KEY-----...' }
  * @throws {DeviceKeyError} when the text is not such a key
  */
 export function parseDevicePublicKey(text: string): DevicePublicKey {
@@ -36,9 +38,9 @@ export function parseDevicePublicKey(text: string): DevicePublicKey {
   if (key.asymmetricKeyType === 'ed25519') return { kind: 'ed25519', pem };
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')
     return { kind: 'p256', pem };
-  throw new DeviceKeyError(
-    `devicePublicKey must be a P-256 (ECDSA) or Ed25519 key (got ${key.asymmetricKeyType ?? 'unknown'}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''})`,
-  );
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const got = `${key.asymmetricKeyType ?? 'unknown'}${curve ? ` ${curve}` : ''}`;
+  throw new DeviceKeyError(`devicePublicKey must be a P-256 (ECDSA) or Ed25519 key (got ${got})`);
 }
 
 /**

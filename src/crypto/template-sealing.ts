@@ -11,7 +11,10 @@ const TAG_BYTES = 16;
 
 /** Seals and opens biometric templates at rest with AES-256-GCM. */
 export interface TemplateSealer {
-  /** `context` (e.g. service/cache/id/algorithm) is bound as associated data: a sealed template copied to another row will not open. */
+  /**
+   * `context` (e.g. service/cache/id/algorithm) is bound as associated data: a sealed template copied
+   * to another row will not open.
+   */
   seal(template: Uint8Array, context: string): Buffer;
   open(sealed: Uint8Array, context: string): Buffer;
 }

@@ -8,7 +8,7 @@
  */
 export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
   return s;
 }
 
@@ -19,10 +19,12 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * normalisedSum([Float32Array.of(3, 0), Float32Array.of(0, 4)]); // [0.6, 0.8]
  */
 export function normalisedSum(vectors: readonly ArrayLike<number>[]): Float32Array {
-  const out = new Float32Array(vectors[0]!.length);
-  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = out[i]! + v[i]!;
+  const [first] = vectors;
+  if (first === undefined) throw new RangeError('normalisedSum needs at least one vector');
+  const out = new Float32Array(first.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) + (v[i] ?? 0);
   const norm = Math.sqrt(dot(out, out)) || 1;
-  for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm;
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) / norm;
   return out;
 }
 

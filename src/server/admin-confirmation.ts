@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, ErrorCode, clientError } from './errors/api-error.js';
 
 export interface AdminConfirmationOptions {
@@ -10,6 +10,12 @@ export interface AdminConfirmationOptions {
   readonly now?: () => number;
 }
 
+/** Checks the `confirm` value of a destructive admin call. */
+export interface AdminConfirmation {
+  /** Throws (403 disabled, 429 throttled, 400 -6 wrong code) unless `confirm` is the operator's code. */
+  check(confirm: number, action: string): void;
+}
+
 /**
  * Guards reset and shutdown: `confirm` must equal the code the operator configured
  * (VERIPORT_ADMIN_CONFIRM), so neither a stray call nor `confirm: 1` can wipe counters or stop the
@@ -19,7 +25,7 @@ export interface AdminConfirmationOptions {
  * const confirmation = adminConfirmation({ code: 480_213 });
  * confirmation.check(body.confirm, 'reset'); // throws unless body.confirm === 480213
  */
-export function adminConfirmation(options: AdminConfirmationOptions) {
+export function adminConfirmation(options: AdminConfirmationOptions): AdminConfirmation {
   const maxFailures = options.maxFailures ?? 5;
   const windowMs = options.windowMs ?? 60_000;
   const now = options.now ?? Date.now;
@@ -44,7 +50,7 @@ export function adminConfirmation(options: AdminConfirmationOptions) {
           `too many wrong confirm values; ${action} is refused for up to ${Math.ceil(windowMs / 1000)} s`,
         );
       }
-      if (!sameInteger(confirm, options.code)) {
+      if (!sameCode(confirm, options.code)) {
         failures += 1;
         throw new ApiError(
           400,
@@ -56,8 +62,16 @@ export function adminConfirmation(options: AdminConfirmationOptions) {
   };
 }
 
-function sameInteger(a: number, b: number): boolean {
-  const left = Buffer.from(String(a).padStart(24, '0'));
-  const right = Buffer.from(String(b).padStart(24, '0'));
-  return left.length === right.length && timingSafeEqual(left, right);
+/**
+ * Whether `given` is the configured code, in time independent of where they differ and of their
+ * lengths: both are compared as SHA-256 digests of their decimal text, which always have 32 bytes,
+ * so a code of another length is refused like any other wrong code (and never reaches
+ * timingSafeEqual with unequal lengths).
+ */
+function sameCode(given: number, expected: number): boolean {
+  return timingSafeEqual(digestOf(given), digestOf(expected));
+}
+
+function digestOf(code: number): Buffer {
+  return createHash('sha256').update(String(code)).digest();
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
+import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
@@ -8,7 +9,8 @@ import { usageCountersRepository } from '../store/usage-counters.js';
 import type { VeriportConfig } from './config.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
-import { errorHandler, mountService, notFoundHandler } from './mount-service.js';
+import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
+import { mountService } from './mount-service.js';
 import { registerOpenApi } from './openapi.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -54,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     pluginTimeout: 120_000,
     // Errors raised before routing (a malformed URL) would otherwise get Fastify's own body shape.
-    frameworkErrors: codedErrors,
+    frameworkErrors: (error, request, reply) => void codedErrors(error, request, reply),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(codedErrors);
@@ -80,8 +82,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       store,
       faceEngine,
       serverKeys,
+      templateSealer: templateSealer(config.templateKey ?? serverKeys.privateKey),
       usage: { repository: usageRepository, flush: () => usage.flush() },
-      adminConfirmCode: config.adminConfirmCode,
       requestShutdown: () => (options.onShutdownRequested ?? ((self) => void self.close()))(app),
     };
 
@@ -92,8 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await mountService(app, service, dependencies, config.usageCounting ? (s, e) => usage.record(s, e) : undefined);
     }
 
-    app.addHook('preClose', async () => {
+    app.addHook('preClose', (done) => {
       closing = true;
+      done();
     });
     // A keep-alive connection busy when the stop began would otherwise stay open until its idle
     // timeout (72 s) and hold the stop that long: answers sent while closing end their connection.

@@ -3,6 +3,14 @@
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
  */
 import { availableParallelism } from 'node:os';
+import {
+  IAD_SIGNAL_NAMES,
+  isIadSignalName,
+  isSignalMode,
+  SIGNAL_MODES,
+  type IadSignalName,
+  type SignalMode,
+} from '../engines/liveness/iad-signal-names.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -37,10 +45,13 @@ export interface VeriportConfig {
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
   readonly faceCacheLimits: ReadonlyMap<string, number>;
-  /** Secret (32+ bytes, base64) the template sealing key is derived from; unset: derived from the server private key. */
+  /** Secret (32+ bytes, base64) the template sealing key is derived from; unset: from the server private key. */
   readonly templateKey: Buffer | undefined;
-  /** Mode per injection-attack signal, from `VERIPORT_IAD_MODES=spectral_analysis=DECISIONING,...`; unnamed signals keep their default. */
-  readonly iadModes: ReadonlyMap<string, 'DECISIONING' | 'REPORT_ONLY'>;
+  /**
+   * Mode per injection-attack signal, from `VERIPORT_IAD_MODES=spectral_analysis=DECISIONING,...`;
+   * unnamed signals keep their default.
+   */
+  readonly iadModes: ReadonlyMap<IadSignalName, SignalMode>;
   /** A liveness package older than this (its `timestamp`) is TIMESTAMP_TOO_OLD. */
   readonly livenessMaxAgeMs: number;
   /** A package dated further ahead than this is TIMESTAMP_IN_FUTURE (clock skew allowance). */
@@ -151,13 +162,13 @@ function cacheLimits(raw: string | undefined, name: string): ReadonlyMap<string,
   const limits = new Map<string, number>();
   if (value === undefined) return limits;
   for (const entry of value.split(',')) {
-    const match = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry);
-    if (!match || Number(match[2]) < 1 || Number(match[2]) > MAX_CACHE_LIMIT) {
+    const [, cache, limit] = /^\s*([^=\s]+)\s*=\s*(\d+)\s*$/.exec(entry) ?? [];
+    if (cache === undefined || limit === undefined || Number(limit) < 1 || Number(limit) > MAX_CACHE_LIMIT) {
       throw new ConfigError(
         `${name} must be a list like 'staff=500,visitors=20000' with limits from 1 to ${MAX_CACHE_LIMIT} (got '${entry.trim()}')`,
       );
     }
-    limits.set(match[1]!, Number(match[2]));
+    limits.set(cache, Number(limit));
   }
   return limits;
 }
@@ -171,28 +182,15 @@ function secretBytes(raw: string | undefined, name: string): Buffer | undefined 
   return bytes;
 }
 
-const IAD_SIGNALS = [
-  'code_injection_detection',
-  'emulator_detection',
-  'face_swap_detection',
-  'image_similarity_detection',
-  'optical_analysis',
-  'rooted_mobile_detection',
-  'sensor_detection',
-  'spectral_analysis',
-  'suspicious_border_detection',
-  'virtual_camera_detection',
-];
-
-function signalModes(raw: string | undefined, name: string): ReadonlyMap<string, 'DECISIONING' | 'REPORT_ONLY'> {
+function signalModes(raw: string | undefined, name: string): ReadonlyMap<IadSignalName, SignalMode> {
   const value = optionalString(raw);
-  const modes = new Map<string, 'DECISIONING' | 'REPORT_ONLY'>();
+  const modes = new Map<IadSignalName, SignalMode>();
   if (value === undefined) return modes;
   for (const entry of value.split(',')) {
     const [signal, mode] = entry.split('=').map((part) => part.trim());
-    if (!signal || !IAD_SIGNALS.includes(signal) || (mode !== 'DECISIONING' && mode !== 'REPORT_ONLY')) {
+    if (!signal || !isIadSignalName(signal) || mode === undefined || !isSignalMode(mode)) {
       throw new ConfigError(
-        `${name} must be a list like 'spectral_analysis=DECISIONING' of ${IAD_SIGNALS.join(', ')} with DECISIONING or REPORT_ONLY (got '${entry.trim()}')`,
+        `${name} must be a list like 'spectral_analysis=DECISIONING' of ${IAD_SIGNAL_NAMES.join(', ')} with ${SIGNAL_MODES.join(' or ')} (got '${entry.trim()}')`,
       );
     }
     modes.set(signal, mode);

@@ -10,7 +10,7 @@ import type { Store } from '../store/database.js';
  */
 export function registerHealth(app: FastifyInstance, store: Store, isClosing: () => boolean): void {
   const options = { logLevel: 'warn' as const, schema: { tags: ['operations'] } };
-  app.get('/health', { ...options, schema: { ...options.schema, summary: 'Liveness probe' } }, async () => ({
+  app.get('/health', { ...options, schema: { ...options.schema, summary: 'Liveness probe' } }, () => ({
     status: 'ok',
   }));
   app.get(

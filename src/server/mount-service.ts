@@ -1,7 +1,5 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors/api-error.js';
-import { errorBody, type ErrorStyle } from './errors/error-body.js';
-import { toApiError } from './errors/to-api-error.js';
+import type { FastifyInstance } from 'fastify';
+import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 
 /** Counts one answered request of a service endpoint. */
@@ -35,12 +33,16 @@ export async function mountService(
         route.schema = { ...route.schema, tags: [service.name] };
       });
       if (recordUsage !== undefined) {
-        scope.addHook('onResponse', async (request) => {
+        scope.addHook('onResponse', (request, _reply, done) => {
           const template = request.routeOptions.url;
           if (template !== undefined) recordUsage(service.name, endpointName(template, service.prefix));
+          done();
         });
       }
-      await scope.register(service.plugin, dependencies);
+      // Its own plugin scope, as Fastify plugins are; the routes function may be synchronous.
+      await scope.register(async (routes) => {
+        await service.plugin(routes, dependencies);
+      });
     },
     { prefix: service.prefix },
   );
@@ -53,31 +55,4 @@ export async function mountService(
 export function endpointName(routeTemplate: string, prefix: string): string {
   const relative = routeTemplate.startsWith(prefix) ? routeTemplate.slice(prefix.length) : routeTemplate;
   return (relative === '' ? '/' : relative).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-/**
- * Error handler rendering every error in one style; 500s are logged with their cause, which never
- * reaches the body.
- */
-export function errorHandler(style: ErrorStyle) {
-  return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-    const apiError = toApiError(error, request.id);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: apiError.code, description: apiError.description }, 'request rejected');
-    return reply
-      .code(apiError.statusCode)
-      .type('application/json')
-      .send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
-  };
-}
-
-/** Not-found handler in one style. */
-export function notFoundHandler(style: ErrorStyle) {
-  return function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
-    const apiError = new ApiError(404, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''}`);
-    return reply
-      .code(404)
-      .type('application/json')
-      .send(errorBody(style, apiError, request.url.split('?')[0] ?? ''));
-  };
 }

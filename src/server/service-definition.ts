@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ServerKeyPair } from '../crypto/server-key-pair.js';
+import type { TemplateSealer } from '../crypto/template-sealing.js';
 import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
 import type { FaceEngine } from '../engines/face/face-engine.js';
@@ -28,13 +29,16 @@ export interface ServiceDependencies {
   /** The shared face engine (worker pool), started on first use. */
   readonly faceEngine: () => FaceEngine;
   readonly serverKeys: ServerKeyPair;
+  /**
+   * Seals biometric templates at rest: keyed by `config.templateKey`, or by the server private key
+   * when none is configured. Built once by the app, so every service seals alike.
+   */
+  readonly templateSealer: TemplateSealer;
   readonly usage: {
     readonly repository: UsageCountersRepository;
     /** Writes this process's buffered counts, so a report read right after sees them. */
     flush(): Promise<void>;
   };
-  /** Integer `confirm` must equal on destructive admin calls; undefined disables them. */
-  readonly adminConfirmCode: number | undefined;
   /** Starts a graceful stop of the whole process once the current response has been sent. */
   requestShutdown(): void;
 }
@@ -48,5 +52,12 @@ export interface ServiceDefinition {
   readonly errorStyle: ErrorStyle;
   /** The spec's examples label JSON bodies `text/plain` for these services, so such bodies are parsed as JSON. */
   readonly jsonAsTextPlain: boolean;
-  readonly plugin: FastifyPluginAsync<ServiceDependencies>;
+  /** Adds the service's routes (docs/architecture.md: routes + schemas -> domain functions -> engines). */
+  readonly plugin: ServiceRoutes;
 }
+
+/**
+ * Registers a service's routes in the scope the server gives it; asynchronous only where it waits
+ * for something (a nested plugin).
+ */
+export type ServiceRoutes = (app: FastifyInstance, dependencies: ServiceDependencies) => void | Promise<void>;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { hashSecret, randomSecret, sha256Hex, verifySecret } from '../crypto/secret-hash.js';
 import type { Database } from './schema.js';
 
-/** An onboarding tenant. `name` is the realm id: tokens come from `/auth/realms/{name}-consumers/...`. */
+/** An onboarding customer. Its `name` also names its realm on the wire: `/auth/realms/{name}-consumers/...`. */
 export interface Customer {
   readonly name: string;
   readonly displayName: string;
@@ -38,11 +38,11 @@ export interface ClientListing {
 }
 
 /** Raised for a name that is taken, a customer that does not exist, or a malformed name. */
-export class TenantError extends Error {
-  override name = 'TenantError';
+export class CustomerError extends Error {
+  override name = 'CustomerError';
 }
 
-/** Realm names go into URL paths: lower-case letters, digits and inner hyphens. */
+/** Customer names go into URL paths (the realm `{name}-consumers`): lower-case letters, digits and inner hyphens. */
 export const CUSTOMER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** Repository of customers with their OIDC clients and API keys (one aggregate: they die with the customer). */
@@ -92,12 +92,12 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
     return row === undefined ? undefined : toCustomer(row);
   };
   const requireCustomer = async (name: string): Promise<void> => {
-    if ((await find(name)) === undefined) throw new TenantError(`no customer '${name}'`);
+    if ((await find(name)) === undefined) throw new CustomerError(`no customer '${name}'`);
   };
   return {
     async create({ name, displayName, logo }) {
       if (!CUSTOMER_NAME.test(name))
-        throw new TenantError(
+        throw new CustomerError(
           `customer name '${name}' must be lower-case letters, digits and inner hyphens (at most 63)`,
         );
       const inserted = await db
@@ -106,7 +106,7 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
         .onConflict((oc) => oc.column('name').doNothing())
         .returning(['name', 'display_name', 'logo'])
         .executeTakeFirst();
-      if (inserted === undefined) throw new TenantError(`customer '${name}' exists already`);
+      if (inserted === undefined) throw new CustomerError(`customer '${name}' exists already`);
       return toCustomer(inserted);
     },
     find,
@@ -132,7 +132,7 @@ export function customersRepository(db: Kysely<Database>): CustomersRepository {
         .onConflict((oc) => oc.column('client_id').doNothing())
         .returning('client_id')
         .executeTakeFirst();
-      if (inserted === undefined) throw new TenantError(`client '${id}' exists already`);
+      if (inserted === undefined) throw new CustomerError(`client '${id}' exists already`);
       return { customer, clientId: id, clientSecret };
     },
     async rotateClient(customer, clientId) {

@@ -80,7 +80,8 @@ async function migrate(db: Kysely<Database>, schema: string): Promise<void> {
   });
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
+    throw new Error(`database migration ${failed} failed: ${reason}`);
   }
 }
 

@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { storedOneOf } from './stored-value.js';
 
 /** started (authenticate) -> device-verified (authStatus 1) -> complete (2) | failed. */
-export type AuthenticationState = 'started' | 'device-verified' | 'complete' | 'failed';
+export const AUTHENTICATION_STATES = ['started', 'device-verified', 'complete', 'failed'] as const;
+export type AuthenticationState = (typeof AUTHENTICATION_STATES)[number];
 
 /** The check that follows verifyDevice, fixed by the customer's policy when the authentication starts. */
-export type FinalCheck = 'verifyFace' | 'deviceSecurity';
+export const FINAL_CHECKS = ['verifyFace', 'deviceSecurity'] as const;
+export type FinalCheck = (typeof FINAL_CHECKS)[number];
 
 /** An authentication in progress, found by its `authToken`'s hash and customer. */
 export interface Authentication {
@@ -19,7 +22,10 @@ export interface Authentication {
   readonly expiresAt: Date;
 }
 
-/** Authentications in progress; every change is a conditional update on the state read, so an `authToken` advances once. */
+/**
+ * Authentications in progress; every change is a conditional update on the state read, so an
+ * `authToken` advances once.
+ */
 export interface OnboardingAuthenticationsRepository {
   start(authentication: {
     tokenHash: string;
@@ -32,7 +38,10 @@ export interface OnboardingAuthenticationsRepository {
   find(customer: string, tokenHash: string): Promise<Authentication | undefined>;
   /** `from` -> `to`; false when the authentication was not in `from` any more. */
   advance(customer: string, tokenHash: string, from: AuthenticationState, to: AuthenticationState): Promise<boolean>;
-  /** Counts a failed check in state `from`; the authentication fails at `maxAttempts`. Undefined when it was not in `from`. */
+  /**
+   * Counts a failed check in state `from`; the authentication fails at `maxAttempts`. Undefined when it
+   * was not in `from`.
+   */
   recordFailure(
     customer: string,
     tokenHash: string,
@@ -79,8 +88,8 @@ export function onboardingAuthenticationsRepository(db: Kysely<Database>): Onboa
         customer: r.customer,
         username: r.username,
         deviceId: r.device_id,
-        finalCheck: r.final_check as FinalCheck,
-        state: r.state as AuthenticationState,
+        finalCheck: storedOneOf(FINAL_CHECKS, r.final_check, 'onboarding_authentications.final_check'),
+        state: storedOneOf(AUTHENTICATION_STATES, r.state, 'onboarding_authentications.state'),
         attempts: r.attempts,
         expiresAt: new Date(r.expires_at),
       };
@@ -103,7 +112,12 @@ export function onboardingAuthenticationsRepository(db: Kysely<Database>): Onboa
         .where('state', '=', from)
         .returning(['state', 'attempts'])
         .executeTakeFirst();
-      return r === undefined ? undefined : { state: r.state as AuthenticationState, attempts: r.attempts };
+      return r === undefined
+        ? undefined
+        : {
+            state: storedOneOf(AUTHENTICATION_STATES, r.state, 'onboarding_authentications.state'),
+            attempts: r.attempts,
+          };
     },
   };
 }

@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DeviceBinding, UserDetails } from './onboarding-users.js';
+import { DEVICE_KEY_KINDS } from '../crypto/device-key.js';
 import type { Database } from './schema.js';
+import { storedOneOf } from './stored-value.js';
 
-/** started: token issued; pending: device added (enrollmentStatus 1); complete (2); failed (0); superseded by a newer enroll. */
-export type EnrollmentState = 'started' | 'pending' | 'complete' | 'failed' | 'superseded';
+/**
+ * started: token issued; pending: device added (enrollmentStatus 1); complete (2); failed (0);
+ * superseded by a newer enroll.
+ */
+export const ENROLLMENT_STATES = ['started', 'pending', 'complete', 'failed', 'superseded'] as const;
+export type EnrollmentState = (typeof ENROLLMENT_STATES)[number];
 
 /** An enrollment as stored, found by its token's hash and customer. */
 export interface Enrollment {
@@ -25,7 +31,10 @@ export interface CompletedEnrollment {
   readonly registrationCodeHash: string;
 }
 
-/** Enrollments in progress. Every change is a conditional update on the state read, so two racing calls cannot both advance one. */
+/**
+ * Enrollments in progress. Every change is a conditional update on the state read, so two racing calls
+ * cannot both advance one.
+ */
 export interface OnboardingEnrollmentsRepository {
   /** Opens an enrollment; any open one of the same user is superseded (one enrollment per user at a time). */
   start(enrollment: {
@@ -38,7 +47,10 @@ export interface OnboardingEnrollmentsRepository {
   find(customer: string, tokenHash: string): Promise<Enrollment | undefined>;
   /** started -> pending with the device; false when the enrollment was not in `started` any more. */
   bindDevice(customer: string, tokenHash: string, device: DeviceBinding): Promise<boolean>;
-  /** Counts a failed face sample of a pending enrollment; it fails at `maxAttempts`. Undefined when it was not pending. */
+  /**
+   * Counts a failed face sample of a pending enrollment; it fails at `maxAttempts`. Undefined when it
+   * was not pending.
+   */
   recordFailedFace(
     customer: string,
     tokenHash: string,
@@ -97,7 +109,11 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
       if (row === undefined) return undefined;
       const device =
         row.device_id !== null && row.device_key_kind !== null && row.device_key !== null
-          ? { deviceId: row.device_id, keyKind: row.device_key_kind as DeviceBinding['keyKind'], key: row.device_key }
+          ? {
+              deviceId: row.device_id,
+              keyKind: storedOneOf(DEVICE_KEY_KINDS, row.device_key_kind, 'onboarding_enrollments.device_key_kind'),
+              key: row.device_key,
+            }
           : undefined;
       return {
         tokenHash: row.token_hash,
@@ -110,7 +126,7 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
           lastName: row.last_name ?? undefined,
         },
         codePresented: row.code_presented,
-        state: row.state as EnrollmentState,
+        state: storedOneOf(ENROLLMENT_STATES, row.state, 'onboarding_enrollments.state'),
         device,
         faceAttempts: row.face_attempts,
         expiresAt: new Date(row.expires_at),
@@ -143,7 +159,12 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
         .where('state', '=', 'pending')
         .returning(['state', 'face_attempts'])
         .executeTakeFirst();
-      return row === undefined ? undefined : { state: row.state as EnrollmentState, faceAttempts: row.face_attempts };
+      return row === undefined
+        ? undefined
+        : {
+            state: storedOneOf(ENROLLMENT_STATES, row.state, 'onboarding_enrollments.state'),
+            faceAttempts: row.face_attempts,
+          };
     },
     async complete(customer, tokenHash, completed, now) {
       return db.transaction().execute(async (tx) => {

@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { storedOneOf } from './stored-value.js';
+
+export const EVENT_OUTCOMES = ['success', 'failure', 'refused'] as const;
+export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 
 /** One audit entry: who, what, when, how it ended; never biometric data, tokens or codes. */
 export interface OnboardingEvent {
@@ -8,7 +12,7 @@ export interface OnboardingEvent {
   /** enroll, adddevice, addFace, authenticate, verifyDevice, verifyFace. */
   readonly event: string;
   /** success, failure or refused (a call refused before any check ran: wrong state, expired, ...). */
-  readonly outcome: 'success' | 'failure' | 'refused';
+  readonly outcome: EventOutcome;
   readonly detail?: string | undefined;
   readonly deviceId?: string | undefined;
 }
@@ -28,7 +32,8 @@ export interface OnboardingEventsRepository {
  * Creates the repository over an open database.
  *
  * @example
- * await onboardingEventsRepository(store.db).record({ customer: 'acme', username: 'alice', event: 'verifyFace', outcome: 'failure', detail: 'no match' });
+ * const events = onboardingEventsRepository(store.db);
+ * await events.record({ customer: 'acme', username: 'alice', event: 'verifyFace', outcome: 'failure' });
  */
 export function onboardingEventsRepository(db: Kysely<Database>): OnboardingEventsRepository {
   return {
@@ -57,7 +62,7 @@ export function onboardingEventsRepository(db: Kysely<Database>): OnboardingEven
         customer: r.customer,
         username: r.username,
         event: r.event,
-        outcome: r.outcome as OnboardingEvent['outcome'],
+        outcome: storedOneOf(EVENT_OUTCOMES, r.outcome, 'onboarding_events.outcome'),
         detail: r.detail,
         deviceId: r.device_id ?? undefined,
         at: new Date(r.at),

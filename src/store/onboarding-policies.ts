@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { FinalCheck } from './onboarding-authentications.js';
+import { FINAL_CHECKS, type FinalCheck } from './onboarding-authentications.js';
 import type { Database } from './schema.js';
+import { storedOneOf } from './stored-value.js';
 
 /** How a customer's users enroll and authenticate (docs/decisions.md, onboarding). */
 export interface OnboardingPolicy {
@@ -45,7 +46,7 @@ export function onboardingPoliciesRepository(db: Kysely<Database>): OnboardingPo
       .executeTakeFirst();
     if (row === undefined) return DEFAULT_ONBOARDING_POLICY;
     return {
-      finalCheck: row.final_check as FinalCheck,
+      finalCheck: storedOneOf(FINAL_CHECKS, row.final_check, 'onboarding_policies.final_check'),
       livenessWorkflow: row.liveness_workflow,
       matchFmrScore: Number(row.match_fmr_score),
       maxAttempts: row.max_attempts,

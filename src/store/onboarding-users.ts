@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DeviceKeyKind } from '../crypto/device-key.js';
+import { DEVICE_KEY_KINDS, type DeviceKeyKind } from '../crypto/device-key.js';
 import type { Database } from './schema.js';
+import { storedOneOf } from './stored-value.js';
 
 /** The device bound to a user: its `deviceId` and how it signs (public key PEM, or a sealed HMAC secret). */
 export interface DeviceBinding {
@@ -52,7 +53,11 @@ export function onboardingUsersRepository(db: Kysely<Database>): OnboardingUsers
           phoneNumber: row.phone_number,
           firstName: row.first_name ?? undefined,
           lastName: row.last_name ?? undefined,
-          device: { deviceId: row.device_id, keyKind: row.device_key_kind as DeviceKeyKind, key: row.device_key },
+          device: {
+            deviceId: row.device_id,
+            keyKind: storedOneOf(DEVICE_KEY_KINDS, row.device_key_kind, 'onboarding_users.device_key_kind'),
+            key: row.device_key,
+          },
           sealedFaceTemplate: row.sealed_face_template,
           enrolledAt: new Date(row.enrolled_at),
         };

@@ -38,7 +38,7 @@ export interface BiometricTemplatesTable {
   created_at: Generated<Date>;
 }
 
-/** An onboarding tenant; `name` is the realm id (`{name}-consumers`). */
+/** An onboarding customer; `name` also names its realm on the wire (`{name}-consumers`). */
 export interface CustomersTable {
   name: string;
   display_name: string;

@@ -24,7 +24,10 @@ export interface RotatedSigningKey extends SigningKey {
 export interface SigningKeysRepository {
   /** The newest unretired key, generated (2048-bit RSA) when there is none. */
   active(): Promise<SigningKey>;
-  /** Generates a new key and retires every other active one, in one transaction; returns the new key and the retired kids. */
+  /**
+   * Generates a new key and retires every other active one, in one transaction; returns the new key and
+   * the retired kids.
+   */
   rotate(): Promise<RotatedSigningKey>;
   /** Keys active, or retired after `retiredSince`: the ones tokens still in circulation were signed with. */
   published(retiredSince: Date): Promise<SigningKey[]>;

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { ALL_SERVICES } from '../../src/services/index.js';
 import type { ServiceDefinition, ServiceName } from '../../src/server/service-definition.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
+import { assertCodedError, httpPost } from '../helpers/http.js';
 
 // A service used only here, so every mapping of the error model can be reached through HTTP.
 const ProbeBody = Type.Object({
@@ -15,11 +16,9 @@ const ProbeBody = Type.Object({
   image: Type.Optional(Type.String({ format: 'base64' })),
   frames: Type.Optional(Type.Array(Type.Object({ data: Type.String() }))),
 });
-const probePlugin: ServiceDefinition['plugin'] = async (app) => {
-  app.post('/echo', { schema: { body: ProbeBody } }, async (request) => request.body);
-  app.get('/boom', async () => {
-    throw new Error('secret internal detail: password=hunter2');
-  });
+const probePlugin: ServiceDefinition['plugin'] = (app) => {
+  app.post('/echo', { schema: { body: ProbeBody } }, (request) => Promise.resolve(request.body));
+  app.get('/boom', () => Promise.reject(new Error('secret internal detail: password=hunter2')));
 };
 const probe = (name: string, errorStyle: ServiceDefinition['errorStyle']): ServiceDefinition => ({
   name: name as ServiceName,
@@ -40,24 +39,12 @@ before(async () => {
 after(() => app.close());
 
 const post = (url: string, payload: string | object, contentType = 'application/json') =>
-  app.inject({
-    method: 'POST',
-    url,
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    headers: { 'content-type': contentType },
-  });
+  httpPost(app, url, payload, contentType);
 
-function assertCoded(
-  response: { statusCode: number; json(): unknown },
-  status: number,
-  code: number,
-  description: RegExp,
-): void {
-  assert.equal(response.statusCode, status);
-  const body = response.json() as { error: { code: number; description: string } };
-  assert.deepEqual(Object.keys(body), ['error']);
-  assert.equal(body.error.code, code, body.error.description);
-  assert.match(body.error.description, description);
+/** A coded error, and nothing beside `error` in the body. */
+function assertCoded(response: LightMyRequestResponse, status: number, code: number, description: RegExp): void {
+  assertCodedError(response, status, code, description);
+  assert.deepEqual(Object.keys(response.json<object>()), ['error']);
 }
 
 describe('coded error bodies (Doc 2 / Doc 3 A, B, D)', () => {
@@ -128,7 +115,7 @@ describe('document-validation error bodies (Doc 3 C)', () => {
   it('uses timestamp, status, path, error, message for 400s', async () => {
     const response = await post('/spring-probe/echo', '{oops');
     assert.equal(response.statusCode, 400);
-    const body = response.json() as Record<string, unknown>;
+    const body = response.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'path', 'status', 'timestamp']);
     assert.equal(body.status, 400);
     assert.equal(body.error, 'Bad Request');
@@ -139,10 +126,10 @@ describe('document-validation error bodies (Doc 3 C)', () => {
   it('uses it for 404 and 500 too', async () => {
     const missing = await app.inject({ method: 'GET', url: '/document-validation/nothing' });
     assert.equal(missing.statusCode, 404);
-    assert.equal((missing.json() as Record<string, unknown>).error, 'Not Found');
+    assert.equal(missing.json<Record<string, unknown>>().error, 'Not Found');
     const boom = await app.inject({ method: 'GET', url: '/spring-probe/boom' });
     assert.equal(boom.statusCode, 500);
-    assert.equal((boom.json() as Record<string, unknown>).error, 'Internal Server Error');
+    assert.equal(boom.json<Record<string, unknown>>().error, 'Internal Server Error');
     assert.doesNotMatch(boom.body, /secret|hunter2/);
   });
 });

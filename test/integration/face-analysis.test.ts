@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { DEFAULT_PROFILE_XML } from '../../src/services/face-analysis/default-profiles.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
+import { assertCodedError, httpPost } from '../helpers/http.js';
 import {
   closeTestFaceEngine,
   groupPhoto,
@@ -47,8 +48,7 @@ after(async () => {
   await closeTestFaceEngine();
 });
 
-const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url: `/face-analysis${url}`, payload: body as object });
+const post = (url: string, body?: object) => httpPost(app, `/face-analysis${url}`, body);
 
 interface Metric {
   name: string;
@@ -73,16 +73,9 @@ async function analyzeOne(
     images: [{ id: 'img', input: { imageData: image, ...input }, output: [{ id: 'out', ...output }] }],
   });
   assert.equal(response.statusCode, 200, response.body);
-  const faces = (response.json() as { images: Array<{ id: string; faces?: Array<{ output: Output[] }> }> }).images[0]!
+  const faces = response.json<{ images: Array<{ id: string; faces?: Array<{ output: Output[] }> }> }>().images[0]!
     .faces;
   return faces?.map((f) => f.output[0]!);
-}
-
-function assertCode(response: Awaited<ReturnType<typeof post>>, code: number, description?: RegExp): void {
-  assert.equal(response.statusCode, 400, response.body);
-  const body = response.json() as { error: { code: number; description: string } };
-  assert.equal(body.error.code, code, body.error.description);
-  if (description) assert.match(body.error.description, description);
 }
 
 const statusOf = (output: Output, name: string) => output.metrics?.find((m) => m.name === name)?.complianceStatus;
@@ -171,26 +164,29 @@ describe('face analysis: analyzeImage', () => {
   });
 
   it('answers 400 with codes -2 to -6 for bad requests', async () => {
-    const bad = await app.inject({
-      method: 'POST',
-      url: '/face-analysis/analyzeImage',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"images":',
-    });
-    assertCode(bad, -2);
-    assertCode(await post('/analyzeImage', {}), -3, /images/);
-    assertCode(await post('/analyzeImage', { images: [{ id: 1, input: { imageData: images.good }, output: [] }] }), -4);
-    assertCode(await post('/analyzeImage', { images: [{ id: 'a', input: { imageData: '***' }, output: [] }] }), -5);
+    const bad = await httpPost(app, '/face-analysis/analyzeImage', '{"images":', 'application/json');
+    assertCodedError(bad, 400, -2);
+    assertCodedError(await post('/analyzeImage', {}), 400, -3, /images/);
+    assertCodedError(
+      await post('/analyzeImage', { images: [{ id: 1, input: { imageData: images.good }, output: [] }] }),
+      400,
+      -4,
+    );
+    assertCodedError(
+      await post('/analyzeImage', { images: [{ id: 'a', input: { imageData: '***' }, output: [] }] }),
+      400,
+      -5,
+    );
     const one = (input: Record<string, unknown>, output: Record<string, unknown> = { id: 'o' }) =>
       post('/analyzeImage', { images: [{ id: 'a', input: { imageData: images.good, ...input }, output: [output] }] });
-    assertCode(await one({ rotation: 45 }), -6, /rotation/);
-    assertCode(await one({ faceSensitivity: 2 }), -6, /faceSensitivity/);
-    assertCode(await one({ faceMinimumSize: 0.6, faceMaximumSize: 0.5 }), -6, /faceMinimumSize/);
-    assertCode(await one({ faceDetectionMode: 'BIGGEST' }), -6, /faceDetectionMode/);
-    assertCode(await one({}, { id: 'o', metrics: ['SHARPNESS', 'BEAUTY'] }), -6, /BEAUTY/);
-    assertCode(await one({}, { id: 'o', performConstruction: true }), -6, /profileXml/);
-    assertCode(await one({}, { id: 'o', profileXml: '<faceProfile' }), -6, /not a valid face profile/);
-    assertCode(await one({ imageData: Buffer.from('not an image').toString('base64') }), -6, /imageData/);
+    assertCodedError(await one({ rotation: 45 }), 400, -6, /rotation/);
+    assertCodedError(await one({ faceSensitivity: 2 }), 400, -6, /faceSensitivity/);
+    assertCodedError(await one({ faceMinimumSize: 0.6, faceMaximumSize: 0.5 }), 400, -6, /faceMinimumSize/);
+    assertCodedError(await one({ faceDetectionMode: 'BIGGEST' }), 400, -6, /faceDetectionMode/);
+    assertCodedError(await one({}, { id: 'o', metrics: ['SHARPNESS', 'BEAUTY'] }), 400, -6, /BEAUTY/);
+    assertCodedError(await one({}, { id: 'o', performConstruction: true }), 400, -6, /profileXml/);
+    assertCodedError(await one({}, { id: 'o', profileXml: '<faceProfile' }), 400, -6, /not a valid face profile/);
+    assertCodedError(await one({ imageData: Buffer.from('not an image').toString('base64') }), 400, -6, /imageData/);
   });
 });
 
@@ -200,16 +196,16 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
     assert.deepEqual(valid.json(), { profileErrors: [] });
     const xml =
       '<faceProfile name="x"><construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/><metric name="BEAUTY" min="1"/><metric name="SHARPNESS" min="80" max="20"/></faceProfile>';
-    const errors = (await post('/validateProfile', { profile: { xml } })).json() as { profileErrors: string[] };
+    const errors = (await post('/validateProfile', { profile: { xml } })).json<{ profileErrors: string[] }>();
     assert.equal(errors.profileErrors.length, 2, JSON.stringify(errors));
     assert.match(errors.profileErrors.join('\n'), /BEAUTY/);
     assert.match(errors.profileErrors.join('\n'), /min.*max|greater/i);
     assert.equal(
-      ((await post('/validateProfile', { profile: { xml: '<faceProfile>' } })).json() as { profileErrors: string[] })
+      (await post('/validateProfile', { profile: { xml: '<faceProfile>' } })).json<{ profileErrors: string[] }>()
         .profileErrors.length,
       1,
     );
-    assertCode(await post('/validateProfile', { profile: {} }), -3);
+    assertCodedError(await post('/validateProfile', { profile: {} }), 400, -3);
   });
 
   it('calculates the ROI from the profile geometry, scaled with the resolution', async () => {
@@ -218,17 +214,18 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
         profile: { xml: DEFAULT_PROFILE_XML.icao },
         resolution: { width: 720, height: 1280 },
       })
-    ).json() as Record<string, number>;
+    ).json<Record<string, number>>();
     const large = (
       await post('/calculateROI', {
         profile: { xml: DEFAULT_PROFILE_XML.icao },
         resolution: { width: 1440, height: 2560 },
       })
-    ).json() as Record<string, number>;
+    ).json<Record<string, number>>();
     assert.deepEqual(small, { x: 0, y: 160, width: 720, height: 960 });
     assert.deepEqual(large, { x: 0, y: 320, width: 1440, height: 1920 });
-    assertCode(
+    assertCodedError(
       await post('/calculateROI', { profile: { xml: '<nope/>' }, resolution: { width: 720, height: 1280 } }),
+      400,
       -6,
     );
   });
@@ -254,10 +251,10 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
     ];
     const response = await post('/autocaptureVideo', autocapture(sequence, { autocaptureMinimumFrameCount: 2 }));
     assert.equal(response.statusCode, 200, response.body);
-    const { frameResults, results } = response.json() as {
+    const { frameResults, results } = response.json<{
       frameResults: Array<{ compliant: boolean; feedback: string[] }>;
       results: { captured: boolean; capturedFrameIndex: number };
-    };
+    }>();
     assert.deepEqual(
       frameResults.map((f) => f.compliant),
       [false, false, true, false, false, false, true, true],
@@ -272,28 +269,28 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
 
     const once = (
       await post('/autocaptureVideo', autocapture(sequence.slice(0, 4), { autocaptureMinimumFrameCount: 2 }))
-    ).json() as { results: unknown };
+    ).json<{ results: unknown }>();
     assert.deepEqual(once.results, { captured: false, capturedFrameIndex: -1 });
   });
 
   it('judges the frame at the capture resolution and takes an encrypted request', async () => {
     // A face too small in a 480×640 preview is big enough in the 960×1280 capture.
-    const plain = (await post('/autocaptureVideo', autocapture([images.far!]))).json() as {
+    const plain = (await post('/autocaptureVideo', autocapture([images.far!]))).json<{
       frameResults: Array<{ feedback: string[] }>;
-    };
+    }>();
     const bigger = (
       await post('/autocaptureVideo', autocapture([images.far!], { resolutionCapture: { width: 1920, height: 2560 } }))
-    ).json() as { frameResults: Array<{ feedback: string[] }> };
+    ).json<{ frameResults: Array<{ feedback: string[] }> }>();
     assert.ok(plain.frameResults[0]!.feedback.includes('FACE_TOO_FAR'));
     assert.ok(!bigger.frameResults[0]!.feedback.includes('FACE_TOO_FAR'), bigger.frameResults[0]!.feedback.join());
     const sealed = encryptEnvelope(JSON.stringify(autocapture([images.good!])), testServerKeys().publicKeyPem);
     const encrypted = await post('/autocaptureVideoEncrypted', sealed);
     assert.equal(encrypted.statusCode, 200, encrypted.body);
-    assert.deepEqual((encrypted.json() as { results: unknown }).results, { captured: true, capturedFrameIndex: 0 });
+    assert.deepEqual(encrypted.json<{ results: unknown }>().results, { captured: true, capturedFrameIndex: 0 });
   });
 
   it('refuses bad autocapture requests with -6', async () => {
-    assertCode(
+    assertCodedError(
       await post(
         '/autocaptureVideo',
         autocapture([images.good!, images.good!], {
@@ -303,15 +300,17 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
           ],
         }),
       ),
+      400,
       -6,
       /timestamp/,
     );
-    assertCode(
+    assertCodedError(
       await post('/autocaptureVideo', autocapture([images.good!], { resolutionPreview: { width: 640, height: 480 } })),
+      400,
       -6,
       /aspect ratio/,
     );
-    assertCode(
+    assertCodedError(
       await post(
         '/autocaptureVideo',
         autocapture([images.good!], {
@@ -319,25 +318,27 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
           resolutionCapture: { width: 240, height: 320 },
         }),
       ),
+      400,
       -6,
       /resolutionPreview/,
     );
-    assertCode(
+    assertCodedError(
       await post('/autocaptureVideo', autocapture([images.good!], { profile: { xml: '<x/>' } })),
+      400,
       -6,
       /profile/,
     );
   });
 
   it("shuts down only with the operator's code in the x-veriport-confirm header", async () => {
-    const missing = await post('/shutdown', undefined);
-    assertCode(missing, -6, /x-veriport-confirm/);
+    const missing = await post('/shutdown');
+    assertCodedError(missing, 400, -6, /x-veriport-confirm/);
     const wrong = await app.inject({
       method: 'POST',
       url: '/face-analysis/shutdown',
       headers: { 'x-veriport-confirm': '1' },
     });
-    assertCode(wrong, -6);
+    assertCodedError(wrong, 400, -6);
     assert.equal(shutdowns, 0);
     const right = await app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { testApp, testServerKeys } from '../helpers/app.js';
+import { assertCodedError, httpPost } from '../helpers/http.js';
 import {
   closeTestFaceEngine,
   noFacePhoto,
@@ -104,15 +105,15 @@ before(async () => {
     { r: 0, g: 255, b: 0 },
     { r: 0, g: 0, b: 255 },
   ];
-  const moving = [...frames.live!];
+  const moving = [...frames.live];
   frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
   frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
   // A photo shown on a phone held up to the camera: the frame at 70% inside a black bezel.
-  frames.onScreen = [b64(await onPhoneScreen(Buffer.from(frames.live![0]!, 'base64')))];
+  frames.onScreen = [b64(await onPhoneScreen(Buffer.from(frames.live[0]!, 'base64')))];
   // A stream upscaled from a smaller video: 320×427 brought back to 480×640.
   frames.upscaled = [
     b64(
-      await sharp(await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(320, 427).toBuffer())
+      await sharp(await sharp(Buffer.from(frames.live[0]!, 'base64')).resize(320, 427).toBuffer())
         .resize(480, 640, { fit: 'fill' })
         .jpeg({ quality: 90 })
         .toBuffer(),
@@ -159,22 +160,14 @@ function request(
   };
 }
 
-const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url: `/face-liveness${url}`, payload: body as object });
+const post = (url: string, body: object) => httpPost(app, `/face-liveness${url}`, body);
 
-async function check(body: unknown): Promise<Result> {
+async function check(body: object): Promise<Result> {
   const response = await post('/checkLiveness', body);
   assert.equal(response.statusCode, 200, response.body);
-  const json = response.json() as { video: { liveness_result: Result; version: string; timestamp: number } };
+  const json = response.json<{ video: { liveness_result: Result; version: string; timestamp: number } }>();
   assert.match(json.video.version, /^Veriport face-liveness /);
   return json.video.liveness_result;
-}
-
-function assertError(response: Awaited<ReturnType<typeof post>>, code: number, description: RegExp): void {
-  assert.equal(response.statusCode, 400, response.body);
-  const body = response.json() as { error: { code: number; description: string } };
-  assert.equal(body.error.code, code, body.error.description);
-  assert.match(body.error.description, description);
 }
 
 describe('face liveness: decisions', () => {
@@ -286,14 +279,15 @@ describe('face liveness: decisions', () => {
       workflow_data: { intelligentLiveness: { lightTraceMode: 'STRICT' } },
     });
     assert.equal(response.statusCode, 200, response.body);
-    assert.equal((response.json() as { video: { liveness_result: Result } }).video.liveness_result.decision, 'LIVE');
+    assert.equal(response.json<{ video: { liveness_result: Result } }>().video.liveness_result.decision, 'LIVE');
     const bad = encryptEnvelope(
       JSON.stringify({ video: { workflow_data: { workflow: 'hotel4' } } }),
       testServerKeys().publicKeyPem,
     );
-    assertError(await post('/checkLivenessEncrypted', bad), -3, /frames/);
-    assertError(
+    assertCodedError(await post('/checkLivenessEncrypted', bad), 400, -3, /frames/);
+    assertCodedError(
       await post('/checkLivenessEncrypted', { ...sealed, p: sealed.p.slice(0, 20) }),
+      400,
       -6,
       /encrypted package rejected/,
     );
@@ -307,10 +301,10 @@ describe('face liveness: analyze (autocapture)', () => {
       liveness_result: Result;
     };
   }
-  const analyze = async (body: unknown) => {
+  const analyze = async (body: object) => {
     const response = await post('/analyze', body);
     assert.equal(response.statusCode, 200, response.body);
-    return (response.json() as Analyzed).video;
+    return response.json<Analyzed>().video;
   };
 
   it('captures the best frame of a good sequence with no feedback', async () => {
@@ -351,7 +345,7 @@ describe('face liveness: analyze (autocapture)', () => {
     );
     const response = await post('/analyzeEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
-    assert.equal((response.json() as Analyzed).video.autocapture_result.captured_frame, frames.live![0]);
+    assert.equal(response.json<Analyzed>().video.autocapture_result.captured_frame, frames.live![0]);
   });
 });
 
@@ -384,7 +378,12 @@ describe('face liveness: charlie light trace', () => {
   });
 
   it('needs frames tagged with the screen colour', async () => {
-    assertError(await post('/checkLiveness', request('charlie4', frames.live!)), -6, /tagged with the screen colour/);
+    assertCodedError(
+      await post('/checkLiveness', request('charlie4', frames.live!)),
+      400,
+      -6,
+      /tagged with the screen colour/,
+    );
   });
 });
 
@@ -408,7 +407,7 @@ describe('face liveness: active', () => {
   it('passes when both asked head turns are made by the same live person', async () => {
     const response = await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!));
     assert.equal(response.statusCode, 200, response.body);
-    const result = (response.json() as Active).video.liveness_result;
+    const result = response.json<Active>().video.liveness_result;
     assert.equal(result.details.passive_liveness.decision, 'LIVE');
     assert.equal(result.details.active_liveness.decision, 'LIVE', JSON.stringify(result.details.active_liveness));
     assert.deepEqual([result.decision, result.score], ['LIVE', 100]);
@@ -416,7 +415,7 @@ describe('face liveness: active', () => {
 
   it('fails a head turned the wrong way', async () => {
     const response = await post('/checkActiveLiveness', activeBody(frames.turnRight!, frames.turnRight!));
-    const result = (response.json() as Active).video.liveness_result;
+    const result = response.json<Active>().video.liveness_result;
     assert.equal(result.details.active_liveness.decision, 'SPOOF');
     assert.ok(result.feedback.includes('WRONG_HEAD_MOVEMENT'));
     assert.deepEqual([result.decision, result.score], ['SPOOF', 0]);
@@ -424,8 +423,8 @@ describe('face liveness: active', () => {
 
   it('fails a picture turned in front of the camera', async () => {
     const result = (
-      (await post('/checkActiveLiveness', activeBody(frames.pictureTurned!, frames.turnRight!))).json() as Active
-    ).video.liveness_result;
+      await post('/checkActiveLiveness', activeBody(frames.pictureTurned!, frames.turnRight!))
+    ).json<Active>().video.liveness_result;
     assert.equal(result.details.active_liveness.decision, 'SPOOF');
     assert.ok(
       result.feedback.some((f) => f === 'HEAD_MOVEMENT_NOT_DETECTED' || f === 'FLAT_HEAD_MOVEMENT'),
@@ -435,15 +434,16 @@ describe('face liveness: active', () => {
 
   it('fails when the head does not move', async () => {
     const still = [frames.live![0]!, frames.live![1]!];
-    const result = ((await post('/checkActiveLiveness', activeBody(still, frames.turnRight!))).json() as Active).video
+    const result = (await post('/checkActiveLiveness', activeBody(still, frames.turnRight!))).json<Active>().video
       .liveness_result;
     assert.ok(result.feedback.includes('HEAD_MOVEMENT_NOT_DETECTED'));
     assert.equal(result.decision, 'SPOOF');
   });
 
   it('takes exactly 1 passive and 2 active requests, also encrypted', async () => {
-    assertError(
+    assertCodedError(
       await post('/checkActiveLiveness', activeBody(frames.turnLeft!, frames.turnRight!).slice(0, 2)),
+      400,
       -6,
       /exactly 3 requests/,
     );
@@ -452,21 +452,26 @@ describe('face liveness: active', () => {
       request('hotel4', frames.live!.slice(0, 1)),
       request('active_up', frames.turnLeft!),
     ];
-    assertError(await post('/checkActiveLiveness', twoPassive), -6, /1 passive and 2 active/);
-    assertError(await post('/checkLiveness', request('active_up', frames.turnLeft!)), -6, /checkActiveLiveness/);
+    assertCodedError(await post('/checkActiveLiveness', twoPassive), 400, -6, /1 passive and 2 active/);
+    assertCodedError(
+      await post('/checkLiveness', request('active_up', frames.turnLeft!)),
+      400,
+      -6,
+      /checkActiveLiveness/,
+    );
     const sealed = encryptEnvelope(
       JSON.stringify(activeBody(frames.turnLeft!, frames.turnRight!)),
       testServerKeys().publicKeyPem,
     );
     const response = await post('/checkActiveLivenessEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
-    assert.equal((response.json() as Active).video.liveness_result.decision, 'LIVE');
+    assert.equal(response.json<Active>().video.liveness_result.decision, 'LIVE');
   });
 });
 
 describe('face liveness: request errors', () => {
   const one = () => frames.live!.slice(0, 1);
-  const cases: Array<[string, () => unknown, number, RegExp]> = [
+  const cases: Array<[string, () => object, number, RegExp]> = [
     ['missing frames', () => ({ video: { workflow_data: { workflow: 'hotel4' } } }), -3, /frames/],
     ['wrong type', () => request('hotel4', one(), { security_level: 'high' }), -4, /security_level/],
     ['invalid base64', () => request('hotel4', ['***']), -5, /base64/],
@@ -496,7 +501,8 @@ describe('face liveness: request errors', () => {
     ['sizes differ', () => request('hotel4', [frames.live![0]!, frames.landscape![0]!]), 153, /must match the first/],
   ];
   for (const [name, body, code, description] of cases) {
-    it(`answers ${code} for ${name}`, async () => assertError(await post('/checkLiveness', body()), code, description));
+    it(`answers ${code} for ${name}`, async () =>
+      assertCodedError(await post('/checkLiveness', body()), 400, code, description));
   }
 
   it('answers -2 for a body that is not JSON, on every analysis endpoint', async () => {
@@ -509,13 +515,8 @@ describe('face liveness: request errors', () => {
       '/checkActiveLivenessEncrypted',
       '/decrypt',
     ]) {
-      const response = await app.inject({
-        method: 'POST',
-        url: `/face-liveness${url}`,
-        payload: '{"video": ',
-        headers: { 'content-type': 'application/json' },
-      });
-      assertError(response, -2, /not valid JSON/);
+      const response = await httpPost(app, `/face-liveness${url}`, '{"video": ', 'application/json');
+      assertCodedError(response, 400, -2, /not valid JSON/);
     }
   });
 
@@ -524,15 +525,15 @@ describe('face liveness: request errors', () => {
       video: { workflow_data: { frames: Array<{ timestamp: number }> } };
     };
     body.video.workflow_data.frames[1]!.timestamp = 500;
-    assertError(await post('/checkLiveness', body), 141, /exceed the previous/);
+    assertCodedError(await post('/checkLiveness', body), 400, 141, /exceed the previous/);
     body.video.workflow_data.frames[1]!.timestamp = 1000;
-    assertError(await post('/checkLiveness', body), 125, /greater than 0/);
+    assertCodedError(await post('/checkLiveness', body), 400, 125, /greater than 0/);
   });
 
   it('answers -8 for frames too small to hold a usable face', async () => {
     const tiny = (await sharp(Buffer.from(frames.live![0]!, 'base64')).resize(60, 80).jpeg().toBuffer()).toString(
       'base64',
     );
-    assertError(await post('/checkLiveness', request('hotel4', [tiny])), -8, /pixels a side/);
+    assertCodedError(await post('/checkLiveness', request('hotel4', [tiny])), 400, -8, /pixels a side/);
   });
 });

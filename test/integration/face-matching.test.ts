@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { openStore, type Store } from '../../src/store/database.js';
 import { testApp } from '../helpers/app.js';
+import { assertCodedError, httpGet, httpPost } from '../helpers/http.js';
 import { closeTestFaceEngine, groupPhoto, noFacePhoto, portrait, testFaceEngine } from '../helpers/faces.js';
 
 /** scorePercent 50 = FMR 10^-3 on the dev-set calibration: the usual verification threshold. */
@@ -31,44 +32,27 @@ after(async () => {
   await closeTestFaceEngine();
 });
 
-const post = (url: string, body: unknown) =>
-  app.inject({
-    method: 'POST',
-    url: `/face-matching${url}`,
-    payload: JSON.stringify(body),
-    headers: { 'content-type': 'text/plain' },
-  });
-const get = (url: string) => app.inject({ method: 'GET', url: `/face-matching${url}` });
+// The service also takes JSON sent as text/plain: every request here is sent that way.
+const post = (url: string, body: unknown) => httpPost(app, `/face-matching${url}`, JSON.stringify(body), 'text/plain');
+const get = (url: string) => httpGet(app, `/face-matching${url}`);
 const face = (name: string) => ({ VISIBLE_FRONTAL: img[name] });
 const F200 = { comparator: { algorithm: 'F200', faceTypes: ['VISIBLE_FRONTAL'] } };
-
-function assertError(
-  response: Awaited<ReturnType<typeof post>>,
-  status: number,
-  code: number,
-  description: RegExp,
-): void {
-  assert.equal(response.statusCode, status, response.body);
-  const body = response.json() as { error: { code: number; description: string } };
-  assert.equal(body.error.code, code);
-  assert.match(body.error.description, description);
-}
 
 describe('face matching: 1:1', () => {
   it('scores two captures of one face above the threshold and different people below, with both algorithms', async () => {
     for (const workflow of [undefined, F200]) {
-      const same = (await post('/compare', { probe: face('anna2'), gallery: face('anna'), workflow })).json() as {
+      const same = (await post('/compare', { probe: face('anna2'), gallery: face('anna'), workflow })).json<{
         score: number;
         scorePercent: number;
-      };
-      const other = (await post('/compare', { probe: face('anna2'), gallery: face('bella'), workflow })).json() as {
+      }>();
+      const other = (await post('/compare', { probe: face('anna2'), gallery: face('bella'), workflow })).json<{
         score: number;
         scorePercent: number;
-      };
-      const other2 = (await post('/compare', { probe: face('carla'), gallery: face('bella'), workflow })).json() as {
+      }>();
+      const other2 = (await post('/compare', { probe: face('carla'), gallery: face('bella'), workflow })).json<{
         score: number;
         scorePercent: number;
-      };
+      }>();
       assert.ok(same.scorePercent >= THRESHOLD_PERCENT, `same person: ${JSON.stringify(same)}`);
       assert.ok(other.scorePercent < THRESHOLD_PERCENT, `different people: ${JSON.stringify(other)}`);
       assert.ok(other2.scorePercent < THRESHOLD_PERCENT, `different people: ${JSON.stringify(other2)}`);
@@ -78,23 +62,23 @@ describe('face matching: 1:1', () => {
   });
 
   it('gives the same score for an exported template as for its image (export -> import round trip)', async () => {
-    const exported = (await post('/export', { encounter: face('anna') })).json() as { export: string };
-    const fromImage = (await post('/compare', { probe: face('anna2'), gallery: face('anna') })).json() as {
+    const exported = (await post('/export', { encounter: face('anna') })).json<{ export: string }>();
+    const fromImage = (await post('/compare', { probe: face('anna2'), gallery: face('anna') })).json<{
       score: number;
-    };
-    const fromTemplate = (
-      await post('/compare', { probe: face('anna2'), gallery: { import: exported.export } })
-    ).json() as { score: number };
+    }>();
+    const fromTemplate = (await post('/compare', { probe: face('anna2'), gallery: { import: exported.export } })).json<{
+      score: number;
+    }>();
     assert.ok(Math.abs(fromImage.score - fromTemplate.score) < 1e-5, `${fromImage.score} vs ${fromTemplate.score}`);
   });
 
   it('exports one template per algorithm, and refuses to compare templates of different algorithms', async () => {
     const response = await post('/exportAlgorithmTemplate', { encounter: face('anna') });
     assert.equal(response.statusCode, 200);
-    const { export: byType } = response.json() as { export: { VISIBLE_FRONTAL: Record<string, string> } };
+    const { export: byType } = response.json<{ export: { VISIBLE_FRONTAL: Record<string, string> } }>();
     assert.deepEqual(Object.keys(byType.VISIBLE_FRONTAL).sort(), ['F200', 'F500']);
     const mixed = await post('/compare', { probe: { import: byType.VISIBLE_FRONTAL.F200 }, gallery: face('anna') });
-    assertError(mixed, 400, -6, /algorithm F200; it cannot be compared with F500/);
+    assertCodedError(mixed, 400, -6, /algorithm F200; it cannot be compared with F500/);
     const f200 = await post('/compare', {
       probe: { import: byType.VISIBLE_FRONTAL.F200 },
       gallery: face('anna2'),
@@ -104,25 +88,25 @@ describe('face matching: 1:1', () => {
   });
 
   it('refuses images without exactly one usable face, and bad samples, with specific descriptions', async () => {
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: face('none'), gallery: face('anna') }),
       400,
       -6,
       /probe\.VISIBLE_FRONTAL: no face found/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: face('anna'), gallery: face('group') }),
       400,
       -6,
       /gallery\.VISIBLE_FRONTAL: \d faces found/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: face('tiny'), gallery: face('anna') }),
       400,
       -6,
       /too small: \d+ pixels between the eyes/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', {
         probe: { VISIBLE_FRONTAL: Buffer.from('not an image').toString('base64') },
         gallery: face('anna'),
@@ -131,26 +115,26 @@ describe('face matching: 1:1', () => {
       -6,
       /not a supported image/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: { VISIBLE_FRONTAL: '***' }, gallery: face('anna') }),
       400,
       -5,
       /base64/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: {}, gallery: face('anna') }),
       400,
       -3,
       /probe\.VISIBLE_FRONTAL' or 'probe\.import/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', { probe: { ...face('anna'), import: 'AAAA' }, gallery: face('anna') }),
       400,
       -6,
       /not both/,
     );
-    assertError(await post('/compare', { gallery: face('anna') }), 400, -3, /probe/);
-    assertError(
+    assertCodedError(await post('/compare', { gallery: face('anna') }), 400, -3, /probe/);
+    assertCodedError(
       await post('/compare', {
         probe: face('anna'),
         gallery: face('anna'),
@@ -160,7 +144,7 @@ describe('face matching: 1:1', () => {
       -6,
       /F200, F500/,
     );
-    assertError(
+    assertCodedError(
       await post('/compare', {
         probe: { import: Buffer.from('VPTM-garbage').toString('base64') },
         gallery: face('anna'),
@@ -183,17 +167,22 @@ describe('face matching: caches', () => {
     assert.equal((await get('/maxEncounters/staff')).body, '10000');
     assert.equal((await get('/maxEncounters/tiny')).body, '2');
 
-    const genuine = (await post('/verify/staff', { probe: face('anna2'), id: 'anna' })).json() as {
+    const genuine = (await post('/verify/staff', { probe: face('anna2'), id: 'anna' })).json<{
       scorePercent: number;
-    };
-    const impostor = (await post('/verify/staff', { probe: face('anna2'), id: 'bella' })).json() as {
+    }>();
+    const impostor = (await post('/verify/staff', { probe: face('anna2'), id: 'bella' })).json<{
       scorePercent: number;
-    };
+    }>();
     assert.ok(
       genuine.scorePercent >= THRESHOLD_PERCENT && impostor.scorePercent < THRESHOLD_PERCENT,
       JSON.stringify({ genuine, impostor }),
     );
-    assertError(await post('/verify/staff', { probe: face('anna2'), id: 'nobody' }), 400, -6, /no encounter 'nobody'/);
+    assertCodedError(
+      await post('/verify/staff', { probe: face('anna2'), id: 'nobody' }),
+      400,
+      -6,
+      /no encounter 'nobody'/,
+    );
 
     const found = (
       await post('/identify/staff', {
@@ -201,10 +190,10 @@ describe('face matching: caches', () => {
         workflow: { comparator: { algorithm: 'F500', faceTypes: ['VISIBLE_FRONTAL'] } },
         candidateListSize: 2,
       })
-    ).json() as {
+    ).json<{
       candidateList: Array<{ id: string; score: number; scoreFmr: number; scorePercent: number }>;
       recordErrors: unknown[];
-    };
+    }>();
     assert.equal(found.candidateList.length, 2);
     assert.equal(found.candidateList[0]!.id, 'anna');
     assert.ok(found.candidateList[0]!.score >= found.candidateList[1]!.score);
@@ -218,14 +207,19 @@ describe('face matching: caches', () => {
         idList: ['bella', 'carla', 'zed'],
         candidateListSize: 5,
       })
-    ).json() as {
+    ).json<{
       candidateList: Array<{ id: string }>;
       recordErrors: Array<{ id: string; error: string }>;
-    };
+    }>();
     assert.deepEqual(viaEncounter.candidateList.map((c) => c.id).sort(), ['bella', 'carla']);
     assert.deepEqual(viaEncounter.recordErrors, [{ id: 'zed', error: 'not in the cache' }]);
-    assertError(await post('/identify/staff', { probe: face('anna2'), encounter: face('anna2') }), 400, -6, /not both/);
-    assertError(
+    assertCodedError(
+      await post('/identify/staff', { probe: face('anna2'), encounter: face('anna2') }),
+      400,
+      -6,
+      /not both/,
+    );
+    assertCodedError(
       await post('/identify/staff', { probe: face('anna2'), candidateListSize: 0 }),
       400,
       -6,
@@ -234,27 +228,27 @@ describe('face matching: caches', () => {
   });
 
   it('refuses a second add of an id, and update or delete of an absent one', async () => {
-    assertError(
+    assertCodedError(
       await post('/add/staff', { encounter: { id: 'anna', ...face('anna') } }),
       400,
       -6,
       /exists already in cache 'staff'/,
     );
-    assertError(
+    assertCodedError(
       await post('/update/staff', { encounter: { id: 'nobody', ...face('anna') } }),
       400,
       -6,
       /no encounter 'nobody'/,
     );
-    assertError(await post('/delete/staff', { id: 'nobody' }), 400, -6, /no encounter 'nobody'/);
-    assertError(await post('/add/bad%20name', { encounter: { id: 'x', ...face('anna') } }), 400, -6, /cacheName/);
+    assertCodedError(await post('/delete/staff', { id: 'nobody' }), 400, -6, /no encounter 'nobody'/);
+    assertCodedError(await post('/add/bad%20name', { encounter: { id: 'x', ...face('anna') } }), 400, -6, /cacheName/);
   });
 
   it('updates an encounter in place and deletes one', async () => {
     const updated = await post('/update/staff', { encounter: { id: 'carla', ...face('anna') } });
     assert.equal(updated.statusCode, 200);
     assert.equal(updated.body, '');
-    const now = (await post('/verify/staff', { probe: face('anna2'), id: 'carla' })).json() as { scorePercent: number };
+    const now = (await post('/verify/staff', { probe: face('anna2'), id: 'carla' })).json<{ scorePercent: number }>();
     assert.ok(now.scorePercent >= THRESHOLD_PERCENT);
     const deleted = await post('/delete/staff', { id: 'carla' });
     assert.equal(deleted.statusCode, 200);
@@ -265,11 +259,11 @@ describe('face matching: caches', () => {
   it('adds template batches all or none, and answers 1015 when the cache is full', async () => {
     const templates = await Promise.all(
       ['anna', 'bella', 'carla'].map(
-        async (id) => ((await post('/export', { encounter: face(id) })).json() as { export: string }).export,
+        async (id) => (await post('/export', { encounter: face(id) })).json<{ export: string }>().export,
       ),
     );
-    assertError(await post('/addBatch/tiny', [{ id: 'a', ...face('anna') }]), 400, -6, /template encounters/);
-    assertError(
+    assertCodedError(await post('/addBatch/tiny', [{ id: 'a', ...face('anna') }]), 400, -6, /template encounters/);
+    assertCodedError(
       await post('/addBatch/tiny', [
         { id: 'a', import: templates[0] },
         { id: 'a', import: templates[1] },
@@ -283,20 +277,20 @@ describe('face matching: caches', () => {
       { id: 'b', import: templates[1] },
     ]);
     assert.deepEqual(batch.json(), ['a', 'b']);
-    assertError(
+    assertCodedError(
       await post('/add/tiny', { encounter: { id: 'c', import: templates[2] } }),
       500,
       1015,
       /cache 'tiny' is full: it holds at most 2/,
     );
-    assertError(await post('/addBatch/tiny', [{ id: 'c', import: templates[2] }]), 500, 1015, /full/);
+    assertCodedError(await post('/addBatch/tiny', [{ id: 'c', import: templates[2] }]), 500, 1015, /full/);
     assert.deepEqual((await get('/encounterList/tiny')).json(), ['a', 'b']);
 
     // Template-enrolled encounters have only the F500 template: an F200 search reports them.
-    const f200 = (await post('/identify/tiny', { probe: face('anna2'), workflow: F200 })).json() as {
+    const f200 = (await post('/identify/tiny', { probe: face('anna2'), workflow: F200 })).json<{
       candidateList: unknown[];
       recordErrors: Array<{ id: string }>;
-    };
+    }>();
     assert.deepEqual(f200.candidateList, []);
     assert.deepEqual(f200.recordErrors.map((e) => e.id).sort(), ['a', 'b']);
 
@@ -331,7 +325,7 @@ describe('face matching: caches', () => {
           url: '/face-matching/identify/staff',
           payload: { probe: face('anna2') },
         })
-      ).json() as { candidateList: Array<{ id: string }> };
+      ).json<{ candidateList: Array<{ id: string }> }>();
       assert.equal(found.candidateList[0]?.id, 'anna');
       // A change made through the first app is seen by the replica's next search.
       await post('/delete/staff', { id: 'anna' });
@@ -341,7 +335,7 @@ describe('face matching: caches', () => {
           url: '/face-matching/identify/staff',
           payload: { probe: face('anna2') },
         })
-      ).json() as { candidateList: Array<{ id: string }> };
+      ).json<{ candidateList: Array<{ id: string }> }>();
       assert.deepEqual(
         after.candidateList.map((c) => c.id),
         ['bella'],
@@ -360,7 +354,7 @@ describe('face matching: template key', () => {
     const first = await testApp({ VERIPORT_TEMPLATE_KEY: keyA }, { store: own, faceEngine: testFaceEngine() });
     const other = await testApp({ VERIPORT_TEMPLATE_KEY: keyB }, { store: own, faceEngine: testFaceEngine() });
     try {
-      const exported = (await post('/export', { encounter: face('bella') })).json() as { export: string };
+      const exported = (await post('/export', { encounter: face('bella') })).json<{ export: string }>();
       const add = await first.inject({
         method: 'POST',
         url: '/face-matching/add/keyed',
@@ -368,19 +362,19 @@ describe('face matching: template key', () => {
       });
       assert.equal(add.statusCode, 200, add.body);
       const probe = { probe: { import: exported.export } };
-      const mine = (
-        await first.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })
-      ).json() as { candidateList: Array<{ id: string }> };
+      const mine = (await first.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })).json<{
+        candidateList: Array<{ id: string }>;
+      }>();
       assert.deepEqual(
         mine.candidateList.map((c) => c.id),
         ['bella'],
       );
       const theirs = (
         await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })
-      ).json() as { candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> };
+      ).json<{ candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> }>();
       assert.deepEqual(theirs.candidateList, []);
       assert.equal(theirs.recordErrors[0]?.id, 'bella');
-      assert.match(theirs.recordErrors[0]!.error, /cannot be read/);
+      assert.match(theirs.recordErrors[0].error, /cannot be read/);
     } finally {
       await first.close();
       await other.close();
@@ -402,14 +396,14 @@ describe('face matching: fusion', () => {
           ],
         ],
       })
-    ).json() as {
+    ).json<{
       scoresFused: Array<{ fusedScoreFpir: number; fusedScoreFpirPercent: number }>;
-    };
+    }>();
     assert.ok(Math.abs(fused.scoresFused[0]!.fusedScoreFpir - 2) < 0.01);
     assert.ok(Math.abs(fused.scoresFused[1]!.fusedScoreFpir - 4) < 0.01);
-    assertError(await post('/fuseScores', { scores: [] }), 400, -6, /scores/);
-    assertError(await post('/fuseScores', { scores: ['3'] }), 400, -4, /scores\[0\]/);
-    assertError(
+    assertCodedError(await post('/fuseScores', { scores: [] }), 400, -6, /scores/);
+    assertCodedError(await post('/fuseScores', { scores: ['3'] }), 400, -4, /scores\[0\]/);
+    assertCodedError(
       await post('/fuseScoresForIdentification', { scores: [[{ scoreFmr: 1, encounterCount: 0 }]] }),
       400,
       -6,

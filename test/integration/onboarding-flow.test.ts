@@ -198,11 +198,9 @@ describe('onboarding: enrollment and authentication through HTTP with the client
 
     const current = decodeJwt(await acme.token());
     const past = tokenSigner(signingKeysRepository(store.db), 10, () => new Date(Date.now() - 3_600_000));
-    const stale = await past.issue({
-      issuer: String(current.iss),
-      customer: 'acme',
-      clientId: String(current.azp ?? current.sub),
-    });
+    const clientId = current.azp ?? current.sub;
+    assert.ok(typeof clientId === 'string', 'the token names its client');
+    const stale = await past.issue({ issuer: String(current.iss), customer: 'acme', clientId });
     const response = await fetch(`${baseUrl}/onboarding/authentication/authenticate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${stale.access_token}`, apikey: apiKey, 'content-type': 'application/json' },

@@ -42,7 +42,7 @@ for (const backend of storeBackends()) {
         assert.equal(pending?.state, 'pending');
 
         const completed = {
-          device: pending!.device!,
+          device: pending.device!,
           sealedFaceTemplate: Buffer.from([1, 2, 3]),
           registrationCodeHash: 'code-1',
         };
@@ -52,11 +52,11 @@ for (const backend of storeBackends()) {
         ]);
         assert.equal(done.filter(Boolean).length, 1);
         const user = await users.findByRegistrationCode('acme', done[0] ? 'code-1' : 'code-2');
-        assert.equal(user?.device.deviceId, pending!.device!.deviceId);
+        assert.equal(user?.device.deviceId, pending.device!.deviceId);
         assert.equal(user?.username, 'alice');
         assert.equal(user?.firstName, 'Alice');
         assert.equal(user?.lastName, undefined);
-        assert.deepEqual([...user!.sealedFaceTemplate], [1, 2, 3]);
+        assert.deepEqual([...user.sealedFaceTemplate], [1, 2, 3]);
       });
     });
 

@@ -110,7 +110,7 @@ describe('onboarding token endpoint', () => {
     assert.equal(protectedHeader.alg, 'RS256');
     assert.equal(typeof protectedHeader.kid, 'string');
     assert.equal(payload.sub, 'acme-app');
-    assert.equal(payload.realm, 'acme');
+    assert.equal(payload.customer, 'acme');
     assert.equal(typeof payload.jti, 'string');
     assert.equal((payload.exp ?? 0) - (payload.iat ?? 0), 300);
     const id = await jwtVerify(String(body.id_token), keySet, { issuer, audience: 'acme-app' });
@@ -342,7 +342,7 @@ describe('onboarding token endpoint', () => {
     const [header, payload, signature] = acmeToken.split('.');
     const tampered = JSON.stringify({
       ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()),
-      realm: 'globex',
+      customer: 'globex',
     });
     await refused(
       {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ALL_SERVICES, serviceByName } from '../../src/services/index.js';
 import { SERVICE_NAMES } from '../../src/server/service-definition.js';
 import { testApp } from '../helpers/app.js';
+import { codedError } from '../helpers/http.js';
 
 let app: FastifyInstance;
 before(async () => {
@@ -45,10 +46,10 @@ describe('all-in-one server', () => {
   });
 
   it('serves an OpenAPI 3 document built from the route schemas, and a browsable UI', async () => {
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       openapi: string;
       paths: Record<string, Record<string, { tags?: string[]; requestBody?: unknown }>>;
-    };
+    }>();
     assert.match(doc.openapi, /^3\./);
     const reset = doc.paths['/transaction-report/reset/{server}/{year}/{month}']?.post;
     assert.ok(reset?.requestBody, 'reset documents its body');
@@ -95,7 +96,7 @@ describe('single-service server', () => {
       assert.equal((await single.inject({ method: 'GET', url: '/face-matching/version' })).statusCode, 200);
       const other = await single.inject({ method: 'GET', url: '/voice-matching/version' });
       assert.equal(other.statusCode, 404);
-      assert.equal((other.json() as { error: { code: number } }).error.code, 404);
+      assert.equal(codedError(other).code, 404);
       assert.equal((await single.inject({ method: 'GET', url: '/health' })).statusCode, 200);
     } finally {
       await single.close();

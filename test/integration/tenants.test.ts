@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { customersRepository, TenantError } from '../../src/store/customers.js';
+import { customersRepository, CustomerError } from '../../src/store/customers.js';
 import { signingKeysRepository } from '../../src/store/signing-keys.js';
 import { storeBackends, withStore } from '../helpers/stores.js';
 
@@ -15,9 +15,9 @@ for (const backend of storeBackends()) {
           displayName: 'ACME',
           logo: '',
         });
-        await assert.rejects(customers.create({ name: 'acme' }), TenantError);
-        await assert.rejects(customers.create({ name: 'Bad Name' }), TenantError);
-        await assert.rejects(customers.createClient('nobody'), TenantError);
+        await assert.rejects(customers.create({ name: 'acme' }), CustomerError);
+        await assert.rejects(customers.create({ name: 'Bad Name' }), CustomerError);
+        await assert.rejects(customers.createClient('nobody'), CustomerError);
         await customers.create({ name: 'globex' });
         assert.deepEqual(
           (await customers.list()).map((c) => c.name),
@@ -25,7 +25,7 @@ for (const backend of storeBackends()) {
         );
 
         const client = await customers.createClient('acme', 'acme-app');
-        await assert.rejects(customers.createClient('globex', 'acme-app'), TenantError);
+        await assert.rejects(customers.createClient('globex', 'acme-app'), CustomerError);
         assert.equal(await customers.authenticateClient('acme-app', client.clientSecret), 'acme');
         assert.equal(await customers.authenticateClient('acme-app', 'wrong'), undefined);
         assert.equal(await customers.authenticateClient('ghost', client.clientSecret), undefined);

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { usageCountersRepository, type UsageCountersRepository } from '../../src/store/usage-counters.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { currentPeriod, parseCsv, testApp } from '../helpers/app.js';
+import { codedError, httpGet, httpPost } from '../helpers/http.js';
 
 const CONFIRM = 731_905_268;
 let store: Store;
@@ -35,9 +36,8 @@ beforeEach(async () => {
   ]);
 });
 
-const get = (url: string) => app.inject({ method: 'GET', url });
-const post = (url: string, body: unknown) =>
-  app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const get = (url: string) => httpGet(app, url);
+const post = (url: string, body: object) => httpPost(app, url, body);
 const rowsOf = (csv: string, server?: string) =>
   parseCsv(csv).filter((r) => server === undefined || r.server_name === server);
 
@@ -114,7 +114,7 @@ describe('transaction report: reports', () => {
     const expectCode = async (url: string, code: number) => {
       const response = await get(url);
       assert.equal(response.statusCode, 400, url);
-      assert.equal((response.json() as { error: { code: number } }).error.code, code, url);
+      assert.equal(codedError(response).code, code, url);
     };
     await expectCode('/transaction-report/serverReport/no-such-server/2026/1', -6);
     await expectCode('/transaction-report/serverReport/face-matching/2026/13', -6);
@@ -129,12 +129,12 @@ describe('transaction report: reset', () => {
     for (const body of [{ confirm: 1 }, { confirm: CONFIRM + 1 }]) {
       const response = await post('/transaction-report/reset/face-matching/2026/1', body);
       assert.equal(response.statusCode, 400);
-      assert.equal((response.json() as { error: { code: number } }).error.code, -6);
+      assert.equal(codedError(response).code, -6);
     }
     const missing = await post('/transaction-report/reset/face-matching/2026/1', {});
-    assert.equal((missing.json() as { error: { code: number } }).error.code, -3);
+    assert.equal(codedError(missing).code, -3);
     const wrongType = await post('/transaction-report/reset/face-matching/2026/1', { confirm: String(CONFIRM) });
-    assert.equal((wrongType.json() as { error: { code: number } }).error.code, -4);
+    assert.equal(codedError(wrongType).code, -4);
     assert.equal((await counters.list({ serverName: 'face-matching' })).length, 3);
   });
 
@@ -170,7 +170,7 @@ describe('transaction report: reset', () => {
         payload: { confirm: CONFIRM },
       });
       assert.equal(response.statusCode, 403);
-      assert.match((response.json() as { error: { description: string } }).error.description, /VERIPORT_ADMIN_CONFIRM/);
+      assert.match(codedError(response).description, /VERIPORT_ADMIN_CONFIRM/);
       const shutdown = await locked.inject({
         method: 'POST',
         url: '/transaction-report/shutdown',

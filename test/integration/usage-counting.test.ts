@@ -57,7 +57,7 @@ describe('usage counting', () => {
       description: 'slow probe',
       errorStyle: 'coded',
       jsonAsTextPlain: false,
-      plugin: async (scope) => {
+      plugin: (scope) => {
         scope.get('/wait', async () => {
           await new Promise((resolve) => setTimeout(resolve, 300));
           return { done: true };

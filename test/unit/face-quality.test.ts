@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import type { AnalyzedFace } from '../../src/engines/face/face-worker.js';
+import type { AnalyzedFace } from '../../src/engines/face/face-analysis-types.js';
 import { decodeImage } from '../../src/engines/face/image-decoding.js';
 import { measureFaceQuality, type FaceQuality } from '../../src/engines/face-quality/face-quality.js';
 import {

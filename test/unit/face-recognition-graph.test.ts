@@ -8,7 +8,7 @@ import {
   RECOGNIZER_DIMENSIONS,
   RECOGNIZER_INPUT_SIZE,
 } from '../../src/engines/face/face-recognizer.js';
-import { startTfjs } from '../../src/engines/face/tfjs-runtime.js';
+import { startTfjs } from '../../src/engines/face/runtime/tfjs-runtime.js';
 import { packageDir, requirePackageFile } from '../../src/lib/package-files.js';
 import { unitVector } from '../../src/lib/vectors.js';
 import { portrait, type Person } from '../helpers/faces.js';

@@ -40,6 +40,12 @@ describe('fuseForIdentification', () => {
     assert.throws(() => fuseForIdentification([{ scoreFmr: 1, encounterCount: 0 }]), RangeError);
     assert.throws(() => fuseForIdentification([]), RangeError);
   });
+  it('rejects a bad encounter count beside a valid one, not only the largest', () => {
+    const valid = { scoreFmr: 1, encounterCount: 100 };
+    assert.throws(() => fuseForIdentification([valid, { scoreFmr: 1, encounterCount: 0 }]), RangeError);
+    assert.throws(() => fuseForIdentification([{ scoreFmr: 1, encounterCount: 2.5 }, valid]), RangeError);
+    assert.throws(() => fuseForIdentification([valid, { scoreFmr: 1, encounterCount: Number.NaN }]), RangeError);
+  });
 });
 
 describe('percentOfFmrScore', () => {

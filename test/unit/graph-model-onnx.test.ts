@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { graphModelToOnnx, GraphModelConversionError } from '../../src/engines/face/graph-model-onnx.js';
-import { startTfjs } from '../../src/engines/face/tfjs-runtime.js';
+import { graphModelToOnnx, GraphModelConversionError } from '../../src/engines/face/runtime/graph-model-onnx.js';
+import { startTfjs } from '../../src/engines/face/runtime/tfjs-runtime.js';
 import { packageDir } from '../../src/lib/package-files.js';
 
 /** A deterministic, image-like input in [-1, 1]. */
@@ -37,7 +37,7 @@ describe('TF.js graph model to ONNX', () => {
       await startTfjs();
       const reference = await loadGraphModel(pathToFileURL(path).href);
       const result = reference.execute(tf.tensor4d(x, [1, size, size, 3]));
-      const tensors = Array.isArray(result) ? result : [result as tf.Tensor];
+      const tensors = Array.isArray(result) ? result : [result];
       assert.equal(tensors.length, model.outputs.length);
       for (const [i, output] of reference.outputs.entries()) {
         const outputName = output.name.split(':')[0] ?? '';

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  fitLogistic,
-  loadPadModel,
-  padScore,
-  scoreWith,
-  trainPadWeights,
-} from '../../src/engines/liveness/pad-classifier.js';
+import { loadPadModel, padScore, scoreWith } from '../../src/engines/liveness/pad-classifier.js';
+import { fitLogistic, trainPadWeights } from '../../eval/pad-training.js';
 import {
   analyzeCrop,
   padFeatureGroups,

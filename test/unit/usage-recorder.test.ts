@@ -7,15 +7,16 @@ function fakeRepository(failTimes = 0) {
   const writes: UsageCount[][] = [];
   let failures = failTimes;
   const repository: UsageCountersRepository = {
-    async addCounts(increments) {
+    addCounts(increments) {
       if (failures > 0) {
         failures -= 1;
-        throw new Error('database down');
+        return Promise.reject(new Error('database down'));
       }
       writes.push([...increments]);
+      return Promise.resolve();
     },
-    list: async () => [],
-    reset: async () => 0,
+    list: () => Promise.resolve([]),
+    reset: () => Promise.resolve(0),
   };
   return { repository, writes };
 }

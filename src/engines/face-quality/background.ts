@@ -37,7 +37,10 @@ export interface BackgroundTexture {
   readonly gradient: number;
   /** Mean luma of the background pixels, 0..255. */
   readonly luma: number;
-  /** The gradient relative to the mean luma (floored at 16), in percent per crop pixel: what the eye sees as busy, at any brightness. */
+  /**
+   * The gradient relative to the mean luma (floored at 16), in percent per crop pixel: what the eye
+   * sees as busy, at any brightness.
+   */
   readonly relativeGradient: number;
   /** Share (0..1) of the window that lies inside the image and outside the head. */
   readonly coverage: number;
@@ -77,24 +80,31 @@ export function backgroundTexture(
       const hy = (dy + window.headRaise) / window.headHalfHeight;
       if ((dx / window.headHalfWidth) ** 2 + hy * hy <= 1) continue;
       const i = v * SIZE + u;
-      if (!(inImage[i - SIZE - 1]! & inImage[i - SIZE + 1]! & inImage[i + SIZE - 1]! & inImage[i + SIZE + 1]!))
+      if (
+        !(
+          (inImage[i - SIZE - 1] ?? 0) &
+          (inImage[i - SIZE + 1] ?? 0) &
+          (inImage[i + SIZE - 1] ?? 0) &
+          (inImage[i + SIZE + 1] ?? 0)
+        )
+      )
         continue;
       const gx =
-        luma[i - SIZE + 1]! +
-        2 * luma[i + 1]! +
-        luma[i + SIZE + 1]! -
-        luma[i - SIZE - 1]! -
-        2 * luma[i - 1]! -
-        luma[i + SIZE - 1]!;
+        (luma[i - SIZE + 1] ?? 0) +
+        2 * (luma[i + 1] ?? 0) +
+        (luma[i + SIZE + 1] ?? 0) -
+        (luma[i - SIZE - 1] ?? 0) -
+        2 * (luma[i - 1] ?? 0) -
+        (luma[i + SIZE - 1] ?? 0);
       const gy =
-        luma[i + SIZE - 1]! +
-        2 * luma[i + SIZE]! +
-        luma[i + SIZE + 1]! -
-        luma[i - SIZE - 1]! -
-        2 * luma[i - SIZE]! -
-        luma[i - SIZE + 1]!;
+        (luma[i + SIZE - 1] ?? 0) +
+        2 * (luma[i + SIZE] ?? 0) +
+        (luma[i + SIZE + 1] ?? 0) -
+        (luma[i - SIZE - 1] ?? 0) -
+        2 * (luma[i - SIZE] ?? 0) -
+        (luma[i - SIZE + 1] ?? 0);
       sum += Math.hypot(gx, gy) / 8;
-      lumaSum += luma[i]!;
+      lumaSum += luma[i] ?? 0;
       n++;
     }
   }

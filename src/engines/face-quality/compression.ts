@@ -24,7 +24,7 @@ export function blockiness(image: RgbImage, box: readonly [number, number, numbe
   const stride = Math.max(1, Math.ceil(Math.sqrt(((x1 - x0 + 1) * (y1 - y0 + 1)) / MAX_PIXELS)));
   const luma = (x: number, y: number): number => {
     const o = (y * width + x) * 3;
-    return 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!;
+    return 0.299 * (data[o] ?? 0) + 0.587 * (data[o + 1] ?? 0) + 0.114 * (data[o + 2] ?? 0);
   };
   // Mean step by position in the block: [0..7] horizontal, [8..15] vertical; step k is between k and k+1.
   const sums = new Float64Array(2 * BLOCK);
@@ -33,8 +33,9 @@ export function blockiness(image: RgbImage, box: readonly [number, number, numbe
     let previous = luma(x0, y);
     for (let x = x0; x < x1; x++) {
       const next = luma(x + 1, y);
-      sums[x % BLOCK]! += Math.abs(next - previous);
-      counts[x % BLOCK]! += 1;
+      const k = x % BLOCK;
+      sums[k] = (sums[k] ?? 0) + Math.abs(next - previous);
+      counts[k] = (counts[k] ?? 0) + 1;
       previous = next;
     }
   }
@@ -42,8 +43,9 @@ export function blockiness(image: RgbImage, box: readonly [number, number, numbe
     let previous = luma(x, y0);
     for (let y = y0; y < y1; y++) {
       const next = luma(x, y + 1);
-      sums[BLOCK + (y % BLOCK)]! += Math.abs(next - previous);
-      counts[BLOCK + (y % BLOCK)]! += 1;
+      const k = BLOCK + (y % BLOCK);
+      sums[k] = (sums[k] ?? 0) + Math.abs(next - previous);
+      counts[k] = (counts[k] ?? 0) + 1;
       previous = next;
     }
   }
@@ -51,7 +53,8 @@ export function blockiness(image: RgbImage, box: readonly [number, number, numbe
   let inside = 0;
   for (const offset of [0, BLOCK]) {
     for (let k = 0; k < BLOCK; k++) {
-      const mean = counts[offset + k]! > 0 ? sums[offset + k]! / counts[offset + k]! : 0;
+      const count = counts[offset + k] ?? 0;
+      const mean = count > 0 ? (sums[offset + k] ?? 0) / count : 0;
       if (k === BLOCK - 1) boundary += mean;
       else inside += mean / (BLOCK - 1);
     }

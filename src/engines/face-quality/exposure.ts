@@ -46,11 +46,12 @@ export function skinExposure(
   let bright = 0;
   for (let i = 0; i < region.skin.length; i++) {
     if (!region.skin[i]) continue;
-    const y = region.luma[i]!;
+    const y = region.luma[i] ?? 0;
     n++;
     sum += y;
     sumSquares += y * y;
-    histogram[Math.min(255, Math.max(0, Math.round(y)))]! += 1;
+    const bin = Math.min(255, Math.max(0, Math.round(y)));
+    histogram[bin] = (histogram[bin] ?? 0) + 1;
     dark += ramp(config.darkUntil - y, config.darkUntil - config.dark);
     bright += ramp(y - config.brightFrom, config.bright - config.brightFrom);
   }

@@ -34,8 +34,9 @@ export function eyeViews(region: FaceRegion, skinLuma: number): [EyeView, EyeVie
       if (!eye[i]) continue;
       pixels++;
       if (!inImage[i]) continue;
-      values.push(luma[i]!);
-      if (luma[i]! >= 247) glare++;
+      const y = luma[i] ?? 0;
+      values.push(y);
+      if (y >= 247) glare++;
     }
     values.sort((a, b) => a - b);
     const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;

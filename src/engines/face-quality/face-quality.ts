@@ -217,7 +217,7 @@ function maskedMean(values: Uint8Array, mask: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue;
-    sum += values[i]!;
+    sum += values[i] ?? 0;
     n++;
   }
   return n > 0 ? sum / n : 0;

@@ -132,14 +132,16 @@ export function faceRegion(image: RgbImage, face: Pick<QualityFace, 'keyPoints' 
   for (const eye of [RIGHT_EYE_CONTOUR, LEFT_EYE_CONTOUR]) fillPolygon(skin, size, size, polygon(eye), 0, EYE_MARGIN);
   for (const brow of [RIGHT_BROW, LEFT_BROW]) fillPolygon(skin, size, size, polygon(brow), 0, BROW_MARGIN);
   fillPolygon(skin, size, size, polygon(LIPS_OUTER), 0, LIPS_MARGIN);
-  const eyes = [RIGHT_EYE_CONTOUR, LEFT_EYE_CONTOUR].map((contour) => {
+  const eyeMask = (contour: readonly number[]): Uint8Array => {
     const eye = mask();
     fillPolygon(eye, size, size, polygon(contour), 1);
     return eye;
-  }) as [Uint8Array, Uint8Array];
+  };
+  const eyes: [Uint8Array, Uint8Array] = [eyeMask(RIGHT_EYE_CONTOUR), eyeMask(LEFT_EYE_CONTOUR)];
   for (let i = 0; i < size * size; i++) {
-    outline[i] = outline[i]! & crop.inImage[i]!;
-    skin[i] = skin[i]! & crop.inImage[i]!;
+    const inImage = crop.inImage[i] ?? 0;
+    outline[i] = (outline[i] ?? 0) & inImage;
+    skin[i] = (skin[i] ?? 0) & inImage;
   }
   return {
     ...crop,

@@ -19,21 +19,28 @@ export interface IlluminationBalance {
  */
 export function illuminationBalance(region: FaceRegion): IlluminationBalance | undefined {
   const { size, skin, luma } = region;
-  const sums = [0, 0];
-  const counts = [0, 0];
+  // The crop's left half (u < middle) is the person's right side.
+  let rightSum = 0;
+  let rightCount = 0;
+  let leftSum = 0;
+  let leftCount = 0;
   const middle = size / 2;
   for (let v = 0; v < size; v++) {
     for (let u = 0; u < size; u++) {
       const i = v * size + u;
       if (!skin[i] || u === middle) continue;
-      const side = u < middle ? 0 : 1;
-      sums[side]! += luma[i]!;
-      counts[side]! += 1;
+      if (u < middle) {
+        rightSum += luma[i] ?? 0;
+        rightCount += 1;
+      } else {
+        leftSum += luma[i] ?? 0;
+        leftCount += 1;
+      }
     }
   }
-  if (!counts[0] || !counts[1]) return undefined;
-  const right = sums[0]! / counts[0];
-  const left = sums[1]! / counts[1];
+  if (!rightCount || !leftCount) return undefined;
+  const right = rightSum / rightCount;
+  const left = leftSum / leftCount;
   const brighter = Math.max(right, left);
   return { right, left, ratio: brighter > 0 ? Math.min(right, left) / brighter : 1 };
 }

@@ -61,7 +61,7 @@ export const NOSE_TIP = 1;
 
 /** The x, y of a mesh point. */
 export function meshPoint(mesh: readonly (readonly number[])[], index: number): Point {
-  const p = mesh[index];
-  if (!p) throw new RangeError(`face mesh has no point ${index}`);
-  return [p[0]!, p[1]!];
+  const [x, y] = mesh[index] ?? [];
+  if (x === undefined || y === undefined) throw new RangeError(`face mesh has no point ${index}`);
+  return [x, y];
 }

@@ -4,13 +4,19 @@ import { LEFT_EYE_LANDMARKS, MOUTH_LANDMARKS, RIGHT_EYE_LANDMARKS } from './mesh
 
 /** Shape of the mouth and brows, in the face's frame (face-frame.ts). */
 export interface MouthShape {
-  /** Gap between the inner lips over the mouth width (corner to corner): 0 closed, ~0.1 lips parted, > 0.3 wide open. */
+  /** Gap between the inner lips over the mouth width (corner to corner): 0 closed, ~0.1 parted, > 0.3 wide open. */
   readonly opening: number;
-  /** Height of the mouth corners above the lips' middle, over the mouth width, corrected for pitch: > 0 when they lift (a smile). */
+  /**
+   * Height of the mouth corners above the lips' middle, over the mouth width, corrected for pitch:
+   * > 0 when they lift (a smile).
+   */
   readonly cornerLift: number;
   /** Mouth width over the inter-eye distance (a smile widens it). */
   readonly width: number;
-  /** Mean height of the brow middles above the eye line, in inter-eye distances, corrected for pitch (raised brows: surprise). */
+  /**
+   * Mean height of the brow middles above the eye line, in inter-eye distances, corrected for pitch
+   * (raised brows: surprise).
+   */
   readonly browHeight: number;
 }
 
@@ -35,18 +41,10 @@ export function mouthShape(face: Pick<QualityFace, 'mesh' | 'keyPoints' | 'pose'
   const at = faceFrame(face.mesh, face.keyPoints);
   // The detector's pitch is positive looking down.
   const down = Math.sin(face.pose.pitch);
-  const [rightCorner, leftCorner] = MOUTH_LANDMARKS.corners.map(at) as [
-    readonly [number, number],
-    readonly [number, number],
-  ];
-  const [upperInner, lowerInner] = MOUTH_LANDMARKS.inner.map(at) as [
-    readonly [number, number],
-    readonly [number, number],
-  ];
-  const [upperOuter, lowerOuter] = MOUTH_LANDMARKS.outer.map(at) as [
-    readonly [number, number],
-    readonly [number, number],
-  ];
+  const { corners, inner, outer } = MOUTH_LANDMARKS;
+  const [rightCorner, leftCorner] = [at(corners[0]), at(corners[1])];
+  const [upperInner, lowerInner] = [at(inner[0]), at(inner[1])];
+  const [upperOuter, lowerOuter] = [at(outer[0]), at(outer[1])];
   const width = Math.hypot(leftCorner[0] - rightCorner[0], leftCorner[1] - rightCorner[1]);
   const lipsMiddle = (upperOuter[1] + lowerOuter[1]) / 2;
   const cornersY = (rightCorner[1] + leftCorner[1]) / 2;

@@ -25,23 +25,27 @@ export function fillPolygon(
     cx += x / n;
     cy += y / n;
   }
-  const xs = polygon.map(([x]) => cx + (x - cx) * scale);
-  const ys = polygon.map(([, y]) => cy + (y - cy) * scale);
+  const points = polygon.map(([x, y]): Point => [cx + (x - cx) * scale, cy + (y - cy) * scale]);
+  const ys = points.map(([, y]) => y);
   const top = Math.max(0, Math.floor(Math.min(...ys)));
   const bottom = Math.min(height - 1, Math.ceil(Math.max(...ys)));
+  const last = points[n - 1];
+  if (last === undefined) return;
   const crossings: number[] = [];
   for (let row = top; row <= bottom; row++) {
     const y = row;
     crossings.length = 0;
-    for (let i = 0, j = n - 1; i < n; j = i++) {
-      const yi = ys[i]!;
-      const yj = ys[j]!;
-      if (yi > y !== yj > y) crossings.push(xs[i]! + ((y - yi) * (xs[j]! - xs[i]!)) / (yj - yi));
+    // Each edge runs from the previous point (j) to this one (i), the last point closing the polygon.
+    let [xj, yj] = last;
+    for (const [xi, yi] of points) {
+      if (yi > y !== yj > y) crossings.push(xi + ((y - yi) * (xj - xi)) / (yj - yi));
+      xj = xi;
+      yj = yi;
     }
     crossings.sort((a, b) => a - b);
     for (let k = 0; k + 1 < crossings.length; k += 2) {
-      const from = Math.max(0, Math.ceil(crossings[k]!));
-      const to = Math.min(width - 1, Math.floor(crossings[k + 1]!));
+      const from = Math.max(0, Math.ceil(crossings[k] ?? 0));
+      const to = Math.min(width - 1, Math.floor(crossings[k + 1] ?? 0));
       for (let col = from; col <= to; col++) mask[row * width + col] = value;
     }
   }

@@ -20,8 +20,8 @@ export function laplacianDetail(region: FaceRegion): number | undefined {
     for (let u = 1; u < size - 1; u++) {
       const i = v * size + u;
       if (!face[i] || !face[i - 1] || !face[i + 1] || !face[i - size] || !face[i + size]) continue;
-      const y = luma[i]!;
-      const lap = luma[i - 1]! + luma[i + 1]! + luma[i - size]! + luma[i + size]! - 4 * y;
+      const y = luma[i] ?? 0;
+      const lap = (luma[i - 1] ?? 0) + (luma[i + 1] ?? 0) + (luma[i - size] ?? 0) + (luma[i + size] ?? 0) - 4 * y;
       n++;
       lapSum += lap;
       lapSquares += lap * lap;

@@ -17,15 +17,20 @@ export interface Lab {
  * skinLab(faceRegion(image, face)); // { l: 62, a: 14, b: 18 } for a typical portrait
  */
 export function skinLab(region: FaceRegion): Lab | undefined {
-  const sums = [0, 0, 0];
+  const { rgb } = region;
+  let r = 0;
+  let g = 0;
+  let b = 0;
   let n = 0;
   for (let i = 0; i < region.skin.length; i++) {
     if (!region.skin[i]) continue;
-    for (let c = 0; c < 3; c++) sums[c]! += region.rgb[i * 3 + c]!;
+    r += rgb[i * 3] ?? 0;
+    g += rgb[i * 3 + 1] ?? 0;
+    b += rgb[i * 3 + 2] ?? 0;
     n++;
   }
   if (n === 0) return undefined;
-  return srgbToLab(sums[0]! / n, sums[1]! / n, sums[2]! / n);
+  return srgbToLab(r / n, g / n, b / n);
 }
 
 /** sRGB (0..255) to CIELAB, D65 white. */

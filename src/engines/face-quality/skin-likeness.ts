@@ -1,3 +1,4 @@
+import { median } from '../../lib/median.js';
 import type { FaceRegion } from './face-region.js';
 
 /** How close a pixel must be to the face's own skin colour to count as skin. */
@@ -57,9 +58,11 @@ export function skinLikeness(
   const r = new Float32Array(n);
   const g = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const s = rgb[i * 3]! + rgb[i * 3 + 1]! + rgb[i * 3 + 2]! + 1e-6;
-    r[i] = rgb[i * 3]! / s;
-    g[i] = rgb[i * 3 + 1]! / s;
+    const red = rgb[i * 3] ?? 0;
+    const green = rgb[i * 3 + 1] ?? 0;
+    const s = red + green + (rgb[i * 3 + 2] ?? 0) + 1e-6;
+    r[i] = red / s;
+    g[i] = green / s;
   }
   const all: number[] = [];
   const inGamut: number[] = [];
@@ -67,37 +70,39 @@ export function skinLikeness(
   for (let i = 0; i < n; i++) {
     if (!skin[i]) continue;
     all.push(i);
-    if (r[i]! >= rFrom && r[i]! <= rTo && g[i]! >= gFrom && g[i]! <= gTo) inGamut.push(i);
+    const ri = r[i] ?? 0;
+    const gi = g[i] ?? 0;
+    if (ri >= rFrom && ri <= rTo && gi >= gFrom && gi <= gTo) inGamut.push(i);
   }
   if (all.length === 0) return undefined;
   // Tolerance per pixel, squared, so the search compares squared distances.
   const tolerance = new Float32Array(n);
-  for (let i = 0; i < n; i++) tolerance[i] = (config.chromaticity + config.noise / Math.max(luma[i]!, 1)) ** 2;
+  for (let i = 0; i < n; i++) tolerance[i] = (config.chromaticity + config.noise / Math.max(luma[i] ?? 0, 1)) ** 2;
   const near = (i: number, centre: readonly [number, number]): boolean =>
-    (r[i]! - centre[0]) ** 2 + (g[i]! - centre[1]) ** 2 <= tolerance[i]!;
+    ((r[i] ?? 0) - centre[0]) ** 2 + ((g[i] ?? 0) - centre[1]) ** 2 <= (tolerance[i] ?? 0);
   let basis = inGamut.length >= 0.1 * all.length ? inGamut : all;
-  let centre: [number, number] = [median(r, basis), median(g, basis)];
+  let centre: [number, number] = [medianAt(r, basis), medianAt(g, basis)];
   for (let step = 0; step < 3; step++) {
     const around = all.filter((i) => near(i, centre));
     if (around.length === 0) break;
     basis = around;
-    centre = [median(r, basis), median(g, basis)];
+    centre = [medianAt(r, basis), medianAt(g, basis)];
   }
-  const reference = { r: centre[0], g: centre[1], luma: median(luma, basis) };
+  const reference = { r: centre[0], g: centre[1], luma: medianAt(luma, basis) };
   const darkest = Math.max(8, config.darkest * reference.luma);
   const brightest = config.brightest * reference.luma;
   const map = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const y = luma[i]!;
+    const y = luma[i] ?? 0;
     map[i] = y >= darkest && y <= brightest && near(i, centre) ? 1 : 0;
   }
   return { map, reference };
 }
 
-/** Median of values[i] over the indices (a typed-array sort: numeric, and fast). */
-function median(values: Float32Array, indices: readonly number[]): number {
-  const picked = new Float32Array(indices.length);
-  for (let k = 0; k < indices.length; k++) picked[k] = values[indices[k]!]!;
-  picked.sort();
-  return picked[Math.floor(picked.length / 2)]!;
+/** Median of values[i] over the indices: the upper middle of an even count, a value some pixel has. */
+function medianAt(values: Float32Array, indices: readonly number[]): number {
+  return median(
+    Float32Array.from(indices, (i) => values[i] ?? 0),
+    'upper',
+  );
 }

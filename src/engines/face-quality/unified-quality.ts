@@ -7,7 +7,7 @@ export type FaceMetrics = Partial<Record<MetricName, number>>;
 export interface UnifiedQualityConfig {
   /** 0–100 components that bear on face recognition, combined as they are. */
   readonly components: readonly MetricName[];
-  /** Degrees of combined yaw and pitch at which the frontality factor reaches 0 (it falls with the square of the angle). */
+  /** Degrees of combined yaw and pitch at which the frontality factor reaches 0 (falling with the angle's square). */
   readonly poseLimit: number;
   /**
    * Inter-eye distance (pixels) from which resolution no longer limits recognition: the recogniser

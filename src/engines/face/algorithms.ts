@@ -41,7 +41,7 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
     embeddings: { views: [PLAIN_VIEW], description: false },
     dimensions: 128,
     evalVariant: 'aligned',
-    templateVector: (face) => views(face, 1)[0]!,
+    templateVector: firstView,
   },
   F500: {
     name: 'F500',
@@ -54,8 +54,15 @@ export const FACE_ALGORITHMS: Readonly<Record<FaceAlgorithmName, FaceAlgorithm>>
   },
 };
 
+const MISSING_VIEWS = 'the pipeline did not compute the views this algorithm needs';
+
 function views(face: FaceObservation, count: number): readonly Float32Array[] {
-  if (face.recognitionViews.length < count)
-    throw new Error('the pipeline did not compute the views this algorithm needs');
+  if (face.recognitionViews.length < count) throw new Error(MISSING_VIEWS);
   return face.recognitionViews.slice(0, count);
+}
+
+function firstView(face: FaceObservation): Float32Array {
+  const [first] = face.recognitionViews;
+  if (first === undefined) throw new Error(MISSING_VIEWS);
+  return first;
 }

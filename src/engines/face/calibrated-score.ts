@@ -2,6 +2,7 @@ import type { FaceAlgorithmName } from './algorithms.js';
 import { faceCalibration } from './face-calibration.js';
 import { percentOfFmrScore } from '../scoring/fusion.js';
 import { fmrScoreOf } from '../scoring/score-calibration.js';
+import { roundTo } from '../../lib/rounding.js';
 import { dot } from '../../lib/vectors.js';
 
 export interface CalibratedScore {
@@ -21,14 +22,14 @@ export interface CalibratedScore {
  */
 export function calibrated(algorithm: FaceAlgorithmName, score: number): CalibratedScore {
   const scoreFmr = fmrScoreOf(faceCalibration(algorithm), score);
-  return { score: round(score), scoreFmr: round(scoreFmr), scorePercent: round(percentOfFmrScore(scoreFmr)) };
+  return {
+    score: roundTo(score, 6),
+    scoreFmr: roundTo(scoreFmr, 6),
+    scorePercent: roundTo(percentOfFmrScore(scoreFmr), 6),
+  };
 }
 
 /** Dot product of two unit vectors (cosine similarity), clamped to [-1, 1] against rounding. */
 export function cosine(a: Float32Array, b: Float32Array): number {
   return Math.max(-1, Math.min(1, dot(a, b)));
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }

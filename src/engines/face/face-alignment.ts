@@ -142,9 +142,18 @@ export function sampleRegion(
           const o10 = (y0 * imageWidth + x1) * 3;
           const o01 = (y1 * imageWidth + x0) * 3;
           const o11 = (y1 * imageWidth + x1) * 3;
-          r += data[o00]! * w00 + data[o10]! * w10 + data[o01]! * w01 + data[o11]! * w11;
-          g += data[o00 + 1]! * w00 + data[o10 + 1]! * w10 + data[o01 + 1]! * w01 + data[o11 + 1]! * w11;
-          bl += data[o00 + 2]! * w00 + data[o10 + 2]! * w10 + data[o01 + 2]! * w01 + data[o11 + 2]! * w11;
+          // The corners are clamped into the image, so every read is in bounds (`?? 0` never fires).
+          r += (data[o00] ?? 0) * w00 + (data[o10] ?? 0) * w10 + (data[o01] ?? 0) * w01 + (data[o11] ?? 0) * w11;
+          g +=
+            (data[o00 + 1] ?? 0) * w00 +
+            (data[o10 + 1] ?? 0) * w10 +
+            (data[o01 + 1] ?? 0) * w01 +
+            (data[o11 + 1] ?? 0) * w11;
+          bl +=
+            (data[o00 + 2] ?? 0) * w00 +
+            (data[o10 + 2] ?? 0) * w10 +
+            (data[o01 + 2] ?? 0) * w01 +
+            (data[o11 + 2] ?? 0) * w11;
         }
       }
       const o = (v * width + u) * 3;
@@ -183,14 +192,22 @@ export function areaSupersampling(transform: Pick<CropTransform, 'a' | 'b'>): nu
   return Math.min(6, Math.max(1, Math.ceil(Math.hypot(transform.a, transform.b) - 1e-6)));
 }
 
+/** Point `dlib` (17-67) of dlib's mean face, as fractions of the unpadded chip. */
+function dlibMeanPoint(dlib: number): Point {
+  const x = DLIB_MEAN_X[dlib - 17];
+  const y = DLIB_MEAN_Y[dlib - 17];
+  if (x === undefined || y === undefined) throw new RangeError(`dlib's mean face has no point ${dlib}`);
+  return [x, y];
+}
+
 function centroid(mesh: readonly (readonly number[])[], indices: readonly number[]): Point {
   let x = 0;
   let y = 0;
   for (const i of indices) {
-    const p = mesh[i];
-    if (!p) throw new RangeError(`face mesh has no point ${i}`);
-    x += p[0]!;
-    y += p[1]!;
+    const [px, py] = mesh[i] ?? [];
+    if (px === undefined || py === undefined) throw new RangeError(`face mesh has no point ${i}`);
+    x += px;
+    y += py;
   }
   return [x / indices.length, y / indices.length];
 }
@@ -274,26 +291,23 @@ export function meanShapeTransform(
   options: MeanShapeOptions = { padding: 0.25, levelAboveDegrees: 0 },
 ): CropTransform {
   const { padding, levelAboveDegrees } = options;
-  const src: Point[] = [];
-  const dst: Point[] = [];
-  for (const [dlib, meshPoints] of DLIB_FROM_MESH) {
-    src.push([
-      ((padding + DLIB_MEAN_X[dlib - 17]!) / (2 * padding + 1)) * size,
-      ((padding + DLIB_MEAN_Y[dlib - 17]!) / (2 * padding + 1)) * size,
-    ]);
-    dst.push(centroid(mesh, meshPoints));
-  }
-  const n = src.length;
-  const ps: Point = [src.reduce((s, p) => s + p[0], 0) / n, src.reduce((s, p) => s + p[1], 0) / n];
-  const qs: Point = [dst.reduce((s, p) => s + p[0], 0) / n, dst.reduce((s, p) => s + p[1], 0) / n];
+  // Each pair: a point of the padded mean face in the crop, and the same point on the mesh.
+  const pairs = DLIB_FROM_MESH.map(([dlib, meshPoints]) => {
+    const [meanX, meanY] = dlibMeanPoint(dlib);
+    const src: Point = [((padding + meanX) / (2 * padding + 1)) * size, ((padding + meanY) / (2 * padding + 1)) * size];
+    return { src, dst: centroid(mesh, meshPoints) };
+  });
+  const n = pairs.length;
+  const ps: Point = [pairs.reduce((s, p) => s + p.src[0], 0) / n, pairs.reduce((s, p) => s + p.src[1], 0) / n];
+  const qs: Point = [pairs.reduce((s, p) => s + p.dst[0], 0) / n, pairs.reduce((s, p) => s + p.dst[1], 0) / n];
   let sxx = 0;
   let num = 0;
   let cross = 0;
-  for (let i = 0; i < n; i++) {
-    const px = src[i]![0] - ps[0];
-    const py = src[i]![1] - ps[1];
-    const qx = dst[i]![0] - qs[0];
-    const qy = dst[i]![1] - qs[1];
+  for (const { src, dst } of pairs) {
+    const px = src[0] - ps[0];
+    const py = src[1] - ps[1];
+    const qx = dst[0] - qs[0];
+    const qy = dst[1] - qs[1];
     sxx += px * px + py * py;
     num += px * qx + py * qy;
     cross += px * qy - py * qx;

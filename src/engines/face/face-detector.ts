@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config, Human as HumanType } from '@vladmandic/human';
 import type { Tensor3D } from '@tensorflow/tfjs-core';
 import { packageDir, requirePackageFile } from '../../lib/package-files.js';
-import { startTfjs } from './tfjs-runtime.js';
+import { startTfjs } from './runtime/tfjs-runtime.js';
 
 /** One face found by the detector, in pixel coordinates of the image it was given. */
 export interface DetectedFace {

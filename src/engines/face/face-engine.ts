@@ -2,23 +2,13 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ImageDecodeError } from './image-decoding.js';
 import type { EmbeddingOptions, FacePipelineConfig } from './face-pipeline.js';
-import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData, WorkerAnalysis } from './face-worker.js';
+import type { AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
+import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData } from './face-worker.js';
 
 export interface FaceEngineConfig {
   /** Worker threads, each with its own copy of the models (~150 MB). Default: the number of cores. */
   readonly workers: number;
   readonly pipeline?: Partial<FacePipelineConfig>;
-}
-
-export type DecodedAnalysis = WorkerAnalysis;
-
-/** Extra work per image beyond detection and embeddings. */
-export interface AnalyzeOptions {
-  /** Liveness measures of every face and a thumbnail of the frame. */
-  readonly liveness?: boolean;
-  /** Quality metrics (face-quality/: ISO/IEC 29794-5-style scores) and eye centres of every face, as `face.quality`. */
-  readonly quality?: boolean;
-  readonly rotation?: 0 | 90 | 180 | 270;
 }
 
 // Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
@@ -43,7 +33,8 @@ export class FaceEngine {
       filename: WORKER_FILE.href,
       minThreads: workers,
       maxThreads: workers,
-      // One image at a time per worker: the models are single-threaded WASM.
+      // One image at a time per worker: every model runs on one thread (TF.js WASM with one thread,
+      // onnxruntime CPU sessions with one intra-op thread), so the workers are the parallelism.
       concurrentTasksPerWorker: 1,
       idleTimeout: Number.POSITIVE_INFINITY,
       workerData,
@@ -67,7 +58,7 @@ export class FaceEngine {
     image: Uint8Array,
     embeddings: EmbeddingOptions,
     options: AnalyzeOptions = {},
-  ): Promise<DecodedAnalysis> {
+  ): Promise<WorkerAnalysis> {
     const outcome = await this.pool.run({ image, embeddings, ...options });
     if (!outcome.ok) throw new ImageDecodeError(outcome.message);
     const { ok: _ok, ...analysis } = outcome;

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { packageDir } from '../../lib/package-files.js';
 import { sampleRegion, type CropTransform } from './face-alignment.js';
-import { graphModelToOnnx, type ConvertedGraphModel } from './graph-model-onnx.js';
-import { openCpuSession } from './onnx-session.js';
+import { graphModelToOnnx, type ConvertedGraphModel } from './runtime/graph-model-onnx.js';
+import { openCpuSession } from './runtime/onnx-session.js';
 import type { RgbImage } from './raster.js';
 
 /** Side of the square crop FaceMesh reads. */
@@ -80,7 +80,7 @@ export class FaceMeshRefiner {
   async refine(image: RgbImage, seed: MeshSeed): Promise<Mesh | undefined> {
     const transform = meshCropTransform(seed, image, this.options.extentScale);
     const pixels = sampleRegion(image, transform, MESH_INPUT_SIZE, MESH_INPUT_SIZE);
-    for (let i = 0; i < pixels.length; i++) pixels[i]! /= 255;
+    for (let i = 0; i < pixels.length; i++) pixels[i] = (pixels[i] ?? 0) / 255;
     const input = new Tensor('float32', pixels, [1, MESH_INPUT_SIZE, MESH_INPUT_SIZE, 3]);
     const outputs = await this.session.run({ [this.model.input]: input });
     try {
@@ -140,9 +140,9 @@ function meshToImage(coords: Float32Array, t: CropTransform): Mesh {
   const scale = Math.hypot(t.a, t.b);
   const mesh: Array<readonly [number, number, number]> = [];
   for (let i = 0; i < MESH_POINTS; i++) {
-    const u = coords[i * 3]! - 0.5;
-    const v = coords[i * 3 + 1]! - 0.5;
-    mesh.push([t.a * u - t.b * v + t.tx, t.b * u + t.a * v + t.ty, coords[i * 3 + 2]! * scale]);
+    const u = (coords[i * 3] ?? 0) - 0.5;
+    const v = (coords[i * 3 + 1] ?? 0) - 0.5;
+    mesh.push([t.a * u - t.b * v + t.tx, t.b * u + t.a * v + t.ty, (coords[i * 3 + 2] ?? 0) * scale]);
   }
   return mesh;
 }

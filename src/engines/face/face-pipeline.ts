@@ -14,7 +14,7 @@ import { FaceMeshRefiner } from './face-mesh-refiner.js';
 import { DEFAULT_SUBJECT_RULES } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
 import type { RgbImage } from './raster.js';
-import { startTfjs } from './tfjs-runtime.js';
+import { startTfjs } from './runtime/tfjs-runtime.js';
 
 /**
  * One aligned crop the recognition net reads: `zoom` scales the face in the crop (1 = the standard
@@ -72,7 +72,8 @@ export const DEFAULT_PIPELINE_CONFIG: FacePipelineConfig = {
   maxFaces: 5,
   minConfidence: 0.3,
   iris: false,
-  // faceres is not used by F200/F500 (measured: it does not help, reports/face-eval.md); loading it costs memory per worker.
+  // faceres is not used by F200/F500 (measured: it does not help, reports/face-eval.md); loading it
+  // costs memory per worker.
   description: false,
   alignment: DEFAULT_ALIGNMENT,
   refineMesh: true,
@@ -85,7 +86,10 @@ export interface FaceObservation {
   readonly pose: DetectedFace['pose'];
   readonly keyPoints: FaceKeyPoints;
   readonly mesh: DetectedFace['mesh'];
-  /** Unit embedding of each requested view, in the order asked; empty for background faces under half the largest's width. */
+  /**
+   * Unit embedding of each requested view, in the order asked; empty for background faces under half
+   * the largest's width.
+   */
   readonly recognitionViews: readonly Float32Array[];
   /** Unit vector. */
   readonly description: Float32Array | undefined;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageDir } from '../../lib/package-files.js';
-import { OnnxGraph, tfFiltersToOnnx, type OnnxFilters } from './onnx-graph.js';
-import { readTfjsWeights, type TfjsWeight, type WeightGroup } from './tfjs-weights.js';
+import { OnnxGraph, tfFiltersToOnnx, type OnnxFilters } from './runtime/onnx-graph.js';
+import { readTfjsWeights, type TfjsWeight, type WeightGroup } from './runtime/tfjs-weights.js';
 
 /** Side of the square crop the recognition net reads. */
 export const RECOGNITION_INPUT_SIZE = 150;
@@ -113,13 +113,16 @@ class RecognitionGraph extends OnnxGraph {
     for (let o = 0; o < outC; o++) {
       let shift = 0;
       for (let c = 0; c < inC; c++) {
+        const mean = MEAN_RGB[c];
+        if (mean === undefined) throw new Error(`faceRecognitionNet's first conv has ${inC} input channels, not 3`);
         for (let k = 0; k < kh * kw; k++) {
           const i = (o * inC + c) * kh * kw + k;
-          filters.values[i] = filters.values[i]! / 255;
-          shift += filters.values[i]! * MEAN_RGB[c]!;
+          filters.values[i] = (filters.values[i] ?? 0) / 255;
+          // Read back: the float32 the graph holds, not the double quotient.
+          shift += (filters.values[i] ?? 0) * mean;
         }
       }
-      bias[o] = bias[o]! - shift;
+      bias[o] = (bias[o] ?? 0) - shift;
     }
     const conv = this.node(
       'Conv',
@@ -162,8 +165,11 @@ class RecognitionGraph extends OnnxGraph {
     const t = this.weight(`${prefix}/scale/biases`).values;
     const filters = tfFiltersToOnnx(w.shape, w.values);
     const perOutput = filters.values.length / s.length;
-    filters.values.forEach((value, i) => (filters.values[i] = value * s[Math.floor(i / perOutput)]!));
-    const bias = Float32Array.from(b, (value, o) => value * s[o]! + t[o]!);
+    if (b.length !== s.length || t.length !== s.length)
+      throw new Error(`faceRecognitionNet '${prefix}' sizes disagree`);
+    // In bounds now: one scale per output channel.
+    filters.values.forEach((value, i) => (filters.values[i] = value * (s[Math.floor(i / perOutput)] ?? 0)));
+    const bias = Float32Array.from(b, (value, o) => value * (s[o] ?? 0) + (t[o] ?? 0));
     return { filters, bias };
   }
 }

@@ -1,6 +1,6 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { unitVector } from '../../lib/vectors.js';
-import { openCpuSession } from './onnx-session.js';
+import { openCpuSession } from './runtime/onnx-session.js';
 import {
   faceRecognitionModel,
   RECOGNITION_DIMENSIONS,
@@ -47,9 +47,10 @@ export class FaceRecognizer {
       if (crop.length !== CROP_VALUES) throw new RangeError(`a crop has ${CROP_VALUES} values (got ${crop.length})`);
       const base = n * CROP_VALUES;
       for (let p = 0; p < plane; p++) {
-        planar[base + p] = crop[p * 3]!;
-        planar[base + plane + p] = crop[p * 3 + 1]!;
-        planar[base + 2 * plane + p] = crop[p * 3 + 2]!;
+        // In bounds: the length was checked above.
+        planar[base + p] = crop[p * 3] ?? 0;
+        planar[base + plane + p] = crop[p * 3 + 1] ?? 0;
+        planar[base + 2 * plane + p] = crop[p * 3 + 2] ?? 0;
       }
     });
     const input = new Tensor('float32', planar, [crops.length, 3, side, side]);

@@ -14,26 +14,30 @@ export interface SubjectRules {
  */
 export const DEFAULT_SUBJECT_RULES: SubjectRules = { minInterEyePixels: 20, competingFaceRatio: 0.5 };
 
-export type SubjectFace =
-  | { readonly ok: true; readonly face: FaceObservation; readonly interEyePixels: number }
+/** What {@link selectSubjectFace} reads of a face: its box and eye centres. */
+export type SubjectCandidate = Pick<FaceObservation, 'box' | 'keyPoints'>;
+
+/** The chosen face, of the caller's own face type, or why there is none. */
+export type SubjectFace<F extends SubjectCandidate = FaceObservation> =
+  | { readonly ok: true; readonly face: F; readonly interEyePixels: number }
   | { readonly ok: false; readonly reason: 'no-face' | 'several-faces' | 'face-too-small'; readonly message: string };
 
 /**
  * The one face an image is about: refuses an image with no face, with several comparable faces, or
- * whose face is too small to measure, each with a message that says which.
+ * whose face is too small to measure, each with a message that says which. The face comes back as the
+ * type it went in (an `AnalyzedFace` stays one).
  *
  * @example
  * const subject = selectSubjectFace(analysis.faces);
  * if (!subject.ok) throw invalidValue(`probe: ${subject.message}`);
  */
-export function selectSubjectFace(
-  faces: readonly FaceObservation[],
+export function selectSubjectFace<F extends SubjectCandidate>(
+  faces: readonly F[],
   rules: SubjectRules = DEFAULT_SUBJECT_RULES,
-): SubjectFace {
-  if (faces.length === 0) return { ok: false, reason: 'no-face', message: 'no face found in the image' };
-  const bySize = [...faces].sort((a, b) => b.box[2] - a.box[2]);
-  const main = bySize[0]!;
-  const competing = bySize.slice(1).filter((f) => f.box[2] >= rules.competingFaceRatio * main.box[2]);
+): SubjectFace<F> {
+  const [main, ...smaller] = [...faces].sort((a, b) => b.box[2] - a.box[2]);
+  if (main === undefined) return { ok: false, reason: 'no-face', message: 'no face found in the image' };
+  const competing = smaller.filter((f) => f.box[2] >= rules.competingFaceRatio * main.box[2]);
   if (competing.length > 0) {
     return {
       ok: false,
@@ -84,7 +88,8 @@ export function scoreFloorOfSensitivity(sensitivity: number): number {
  * The faces within a request's size bounds and above its confidence floor.
  *
  * @example
- * const kept = withinDetectionBounds(analysis.faces, { minSize: 0.2, maxSize: 1, minScore: 0.3 }, analysis.width, analysis.height);
+ * const bounds = { minSize: 0.2, maxSize: 1, minScore: 0.3 };
+ * const kept = withinDetectionBounds(analysis.faces, bounds, analysis.width, analysis.height);
  */
 export function withinDetectionBounds<F extends Pick<FaceObservation, 'box' | 'score'>>(
   faces: readonly F[],

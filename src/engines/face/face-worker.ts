@@ -2,44 +2,22 @@
  * Piscina worker: holds one loaded face pipeline (models load once, at the first task) and runs one
  * image at a time on this thread, so the server's event loop never waits on a model.
  */
-import { measureFaceQuality, type FaceQuality } from '../face-quality/face-quality.js';
-import { faceFrameMeasures, frameMeasures, type FaceFrameMeasures } from '../liveness/frame-measures.js';
+import { measureFaceQuality } from '../face-quality/face-quality.js';
+import { faceFrameMeasures, frameMeasures } from '../liveness/frame-measures.js';
+import type { AnalyzedFace, AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
 import {
   DEFAULT_PIPELINE_CONFIG,
   FacePipeline,
   type EmbeddingOptions,
-  type FaceObservation,
   type FacePipelineConfig,
-  type StageTimings,
 } from './face-pipeline.js';
 
-export interface AnalyzeTask {
+/** One image to analyse: what `FaceEngine.analyze` sends to a worker. */
+export interface AnalyzeTask extends AnalyzeOptions {
   /** Encoded image bytes (JPEG, PNG, ...). */
   readonly image: Uint8Array;
   readonly embeddings: EmbeddingOptions;
-  /** Also measure every face for liveness (PAD features, thumbnails, quality), with the pixels at hand. */
-  readonly liveness?: boolean;
-  /** Also measure every face's quality metrics and eye centres (face-quality/), with the pixels at hand. */
-  readonly quality?: boolean;
-  readonly rotation?: 0 | 90 | 180 | 270;
-}
-
-/** A face with, when asked, its liveness measures and its quality metrics. */
-export type AnalyzedFace = FaceObservation & { readonly liveness?: FaceFrameMeasures; readonly quality?: FaceQuality };
-
-export interface WorkerAnalysis {
-  readonly width: number;
-  readonly height: number;
-  readonly decodeMs: number;
-  readonly faces: AnalyzedFace[];
-  readonly timings: StageTimings;
-  /** 16×16 luma of the whole frame, with `liveness`. */
-  readonly frameThumbnail?: Uint8Array;
-  /** Fine detail of the whole frame against one octave down (frame-measures.ts), with `liveness`. */
-  readonly frameDetail?: number;
-  /** Milliseconds spent on the quality metrics of all faces, with `quality`. */
-  readonly qualityMs?: number;
 }
 
 export type AnalyzeOutcome =
@@ -54,8 +32,9 @@ export interface FaceWorkerData {
 let pipeline: Promise<FacePipeline> | undefined;
 
 async function loadPipeline(): Promise<FacePipeline> {
-  const { workerData } = await import('node:worker_threads');
-  const overrides = (workerData as FaceWorkerData | null)?.pipeline ?? {};
+  const threads = await import('node:worker_threads');
+  // Set by FaceEngine.start, typed there as FaceWorkerData; null outside a pool.
+  const overrides = (threads.workerData as FaceWorkerData | null)?.pipeline ?? {};
   return FacePipeline.load({ ...DEFAULT_PIPELINE_CONFIG, ...overrides });
 }
 
@@ -91,7 +70,10 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   return { ...base, faces: measured, ...frameFields, qualityMs: performance.now() - qualityStarted };
 }
 
-/** Loads the models without an image: the pool calls it on every worker at start. */
+/**
+ * Loads the models without an image. Nothing runs it at pool start: `FaceEngine.warm` runs it on request
+ * (once per pool thread); otherwise a worker loads its models at its first image.
+ */
 export async function warm(): Promise<boolean> {
   pipeline ??= loadPipeline();
   await pipeline;

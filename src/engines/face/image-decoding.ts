@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { RgbImage } from './raster.js';
+import type { Rotation } from './rotation.js';
 
 /** Raised for bytes that are not a decodable image; the message is safe to return to a caller. */
 export class ImageDecodeError extends Error {
@@ -9,10 +10,13 @@ export class ImageDecodeError extends Error {
 export interface DecodeOptions {
   /** Images with more pixels are refused (decompression bombs). */
   readonly maxInputPixels: number;
-  /** Larger images are scaled down so their longer side is this many pixels (faces stay far above the models' input sizes). */
+  /**
+   * Larger images are scaled down so their longer side is this many pixels (faces stay far above the
+   * models' input sizes).
+   */
   readonly maxSide: number;
   /** Clockwise rotation applied after the EXIF orientation (a capture app that sends sideways frames). */
-  readonly rotation?: 0 | 90 | 180 | 270;
+  readonly rotation?: Rotation;
 }
 
 export const DEFAULT_DECODE_OPTIONS: DecodeOptions = { maxInputPixels: 50_000_000, maxSide: 2048 };

@@ -34,7 +34,8 @@ export function framingPlane(luma: LumaPlane): LumaPlane {
  * `frameWidth` pixels wide.
  *
  * @example
- * framingSides(framingPlane(lumaPlane(image)), image.width, face.box); // 4 for a face shown inside a phone held upright
+ * // 4 for a face shown inside a phone held upright:
+ * framingSides(framingPlane(lumaPlane(image)), image.width, face.box);
  */
 export function framingSides(
   plane: LumaPlane,
@@ -43,7 +44,7 @@ export function framingSides(
 ): number {
   const scale = plane.width / frameWidth;
   const { width, height, data: luma } = plane;
-  const [bx, by, bw, bh] = box.map((v) => v * scale) as [number, number, number, number];
+  const [bx, by, bw, bh] = [box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale];
   const reach = MAX_DISTANCE_FACE_WIDTHS * bw;
   const minLength = MIN_SEGMENT_FACE_WIDTHS * bw;
   const horizontal = (y: number) => longestRun(width, (x) => isEdge(luma, width, height, x, y, 'horizontal'));
@@ -75,14 +76,15 @@ function isEdge(
 ): boolean {
   if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) return false;
   const i = y * width + x;
-  const nw = luma[i - width - 1]!;
-  const n = luma[i - width]!;
-  const ne = luma[i - width + 1]!;
-  const w = luma[i - 1]!;
-  const e = luma[i + 1]!;
-  const sw = luma[i + width - 1]!;
-  const s = luma[i + width]!;
-  const se = luma[i + width + 1]!;
+  // In bounds: (x, y) is at least one pixel inside the plane.
+  const nw = luma[i - width - 1] ?? 0;
+  const n = luma[i - width] ?? 0;
+  const ne = luma[i - width + 1] ?? 0;
+  const w = luma[i - 1] ?? 0;
+  const e = luma[i + 1] ?? 0;
+  const sw = luma[i + width - 1] ?? 0;
+  const s = luma[i + width] ?? 0;
+  const se = luma[i + width + 1] ?? 0;
   const gx = Math.abs(ne + 2 * e + se - nw - 2 * w - sw);
   const gy = Math.abs(sw + 2 * s + se - nw - 2 * n - ne);
   const across = line === 'horizontal' ? gy : gx;

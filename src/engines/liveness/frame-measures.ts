@@ -43,7 +43,8 @@ export function faceFrameMeasures(
   const cropLuma = lumaPlane({ data: crop, width: PAD_CROP_SIZE, height: PAD_CROP_SIZE });
   const luma = cropLuma.data;
   const sorted = Float32Array.from(luma).sort();
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  // In bounds: the crop is PAD_CROP_SIZE² pixels, so the `?? 0` never fires.
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const { rightEye, leftEye } = face.keyPoints;
   return {
     padFeatures: features,
@@ -83,15 +84,22 @@ export function frameMeasures(image: RgbImage): FrameMeasures {
 export function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
   if (a.length !== b.length) throw new RangeError('thumbnails differ in size');
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
   return sum / a.length;
 }
 
 function channelMeans(rgb: Float32Array): [number, number, number] {
-  const sums = [0, 0, 0];
-  for (let i = 0; i < rgb.length; i++) sums[i % 3] = sums[i % 3]! + rgb[i]!;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  // Interleaved RGB, a whole number of pixels: every read is in bounds.
+  for (let i = 0; i < rgb.length; i += 3) {
+    r += rgb[i] ?? 0;
+    g += rgb[i + 1] ?? 0;
+    b += rgb[i + 2] ?? 0;
+  }
   const n = rgb.length / 3;
-  return [sums[0]! / n, sums[1]! / n, sums[2]! / n];
+  return [r / n, g / n, b / n];
 }
 
 function thumbnail(luma: LumaPlane): Uint8Array {
@@ -112,7 +120,8 @@ function detailRatio(plane: LumaPlane): number {
   for (let y = 0; y < halfHeight; y++) {
     for (let x = 0; x < halfWidth; x++) {
       const i = 2 * y * width + 2 * x;
-      half[y * halfWidth + x] = (luma[i]! + luma[i + 1]! + luma[i + width]! + luma[i + width + 1]!) / 4;
+      half[y * halfWidth + x] =
+        ((luma[i] ?? 0) + (luma[i + 1] ?? 0) + (luma[i + width] ?? 0) + (luma[i + width + 1] ?? 0)) / 4;
     }
   }
   const full = laplacianEnergy(luma, width, height);
@@ -126,7 +135,12 @@ function laplacianEnergy(plane: Float32Array, width: number, height: number): nu
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
-      const lap = plane[i - 1]! + plane[i + 1]! + plane[i - width]! + plane[i + width]! - 4 * plane[i]!;
+      const lap =
+        (plane[i - 1] ?? 0) +
+        (plane[i + 1] ?? 0) +
+        (plane[i - width] ?? 0) +
+        (plane[i + width] ?? 0) -
+        4 * (plane[i] ?? 0);
       sum += lap * lap;
       count++;
     }

@@ -1,26 +1,14 @@
-import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../face/face-analysis-types.js';
 import { meanAbsoluteDifference } from './frame-measures.js';
 import { dot } from '../../lib/vectors.js';
+import type { IadSignalName, SignalMode } from './iad-signal-names.js';
 
 export type SignalStatus = 'PASS' | 'FAIL' | 'ERROR';
-export type SignalMode = 'DECISIONING' | 'REPORT_ONLY';
 
 export interface IadSignal {
   readonly status: SignalStatus;
   readonly mode: SignalMode;
 }
-
-export type IadSignalName =
-  | 'code_injection_detection'
-  | 'emulator_detection'
-  | 'face_swap_detection'
-  | 'image_similarity_detection'
-  | 'optical_analysis'
-  | 'rooted_mobile_detection'
-  | 'sensor_detection'
-  | 'spectral_analysis'
-  | 'suspicious_border_detection'
-  | 'virtual_camera_detection';
 
 /**
  * Default mode per signal. The ones computed from the request and validated decide; the ones that
@@ -136,9 +124,10 @@ function imageSimilarity(inputs: SignalInputs): SignalStatus {
   const { frames, subjects, frameBytes } = inputs;
   if (frames.length < 2) return 'ERROR';
   for (let i = 1; i < frames.length; i++) {
-    if (frameBytes[i]!.equals(frameBytes[i - 1]!)) continue;
-    const a = frames[i - 1]!.frameThumbnail;
-    const b = frames[i]!.frameThumbnail;
+    const bytes = frameBytes[i];
+    if (bytes !== undefined && frameBytes[i - 1]?.equals(bytes)) continue;
+    const a = frames[i - 1]?.frameThumbnail;
+    const b = frames[i]?.frameThumbnail;
     const fa = subjects[i - 1]?.liveness?.faceThumbnail;
     const fb = subjects[i]?.liveness?.faceThumbnail;
     // Without thumbnails nothing says the frames are the same; without a face in both, the frame decides alone.
@@ -166,8 +155,9 @@ function spectralDetail(inputs: SignalInputs): SignalStatus {
     .map((f) => f.frameDetail)
     .filter((d): d is number => d !== undefined)
     .sort((a, b) => a - b);
-  if (details.length === 0) return 'ERROR';
-  return details[Math.floor(details.length / 2)]! < MIN_FRAME_DETAIL ? 'FAIL' : 'PASS';
+  const middle = details[Math.floor(details.length / 2)];
+  if (middle === undefined) return 'ERROR'; // no frame was measured
+  return middle < MIN_FRAME_DETAIL ? 'FAIL' : 'PASS';
 }
 
 /**
@@ -184,7 +174,7 @@ function suspiciousBorder(inputs: SignalInputs): SignalStatus {
 /** FAIL when a frame's face would not verify against the first frame's at FMR 10^-2. ERROR for fewer than two faces. */
 function faceSwap(inputs: SignalInputs): SignalStatus {
   const vectors = inputs.subjects.map((s) => s?.recognitionViews[0]).filter((v): v is Float32Array => v !== undefined);
-  if (vectors.length < 2) return 'ERROR';
   const [first, ...rest] = vectors;
-  return rest.every((v) => dot(first!, v) >= inputs.sameIdentityScore) ? 'PASS' : 'FAIL';
+  if (first === undefined || rest.length === 0) return 'ERROR';
+  return rest.every((v) => dot(first, v) >= inputs.sameIdentityScore) ? 'PASS' : 'FAIL';
 }

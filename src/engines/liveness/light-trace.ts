@@ -37,10 +37,13 @@ export function lightTrace(face: readonly Rgb[], screen: readonly Rgb[]): LightT
   let dot = 0;
   let faceEnergy = 0;
   let screenEnergy = 0;
+  // Both hold 3 values per frame and the frame counts are equal: every read is in bounds.
   for (let i = 0; i < faceChroma.length; i++) {
-    dot += faceChroma[i]! * screenChroma[i]!;
-    faceEnergy += faceChroma[i]! ** 2;
-    screenEnergy += screenChroma[i]! ** 2;
+    const f = faceChroma[i] ?? 0;
+    const s = screenChroma[i] ?? 0;
+    dot += f * s;
+    faceEnergy += f ** 2;
+    screenEnergy += s ** 2;
   }
   const correlation = faceEnergy > 0 && screenEnergy > 0 ? dot / Math.sqrt(faceEnergy * screenEnergy) : 0;
   return { correlation, amplitude: Math.sqrt(faceEnergy / faceChroma.length) };
@@ -65,9 +68,9 @@ export function lightTraceVerdict(trace: LightTrace, strict: boolean): LightTrac
  */
 export function screenColourOf(tags: readonly string[]): Rgb | undefined {
   for (const tag of tags) {
-    const hex = /^SCREEN_COLOR_([0-9A-Fa-f]{6})$/.exec(tag);
-    if (hex) {
-      const value = Number.parseInt(hex[1]!, 16);
+    const hex = /^SCREEN_COLOR_([0-9A-Fa-f]{6})$/.exec(tag)?.[1];
+    if (hex !== undefined) {
+      const value = Number.parseInt(hex, 16);
       return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
     }
     const named = NAMED[tag];
@@ -89,8 +92,11 @@ function chromaticity([r, g, b]: Rgb): Rgb {
   return [r / sum, g / sum, b / sum];
 }
 
-/** Deviations from the per-channel mean over frames, flattened. */
-function centred(values: readonly Rgb[]): number[] {
-  const mean = [0, 1, 2].map((c) => values.reduce((s, v) => s + v[c]!, 0) / values.length);
-  return values.flatMap((v) => [0, 1, 2].map((c) => v[c]! - mean[c]!));
+const CHANNELS = [0, 1, 2] as const;
+
+/** Deviations from the per-channel mean over frames, flattened (r, g, b of frame 0, then of frame 1, ...). */
+function centred(values: readonly Rgb[]): Float64Array {
+  const channelMean = (c: 0 | 1 | 2): number => values.reduce((s, v) => s + v[c], 0) / values.length;
+  const mean: Rgb = [channelMean(0), channelMean(1), channelMean(2)];
+  return Float64Array.from(values.flatMap((v) => CHANNELS.map((c) => v[c] - mean[c])));
 }

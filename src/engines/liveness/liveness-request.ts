@@ -1,13 +1,38 @@
 import sharp, { type Metadata } from 'sharp';
 import { decodeBase64 } from '../../crypto/base64.js';
-import { FACE_DETECTION_MODES, scoreFloorOfSensitivity } from '../face/face-selection.js';
+import { checkDetectionParameters, type DetectionProblem } from '../face/detection-parameters.js';
+import { swapsSides, type Rotation } from '../face/rotation.js';
 import { LivenessCode, LivenessInputError } from './liveness-input-error.js';
 import { screenColourOf, type Rgb } from './light-trace.js';
 import { MAX_FRAMES, parseWorkflow, type Workflow } from './workflows.js';
 
-/** Frames smaller than this (shorter side) cannot show a face at a usable size; larger ones are refused as oversized. */
+/**
+ * Frames smaller than this (shorter side) cannot show a face at a usable size; larger ones are refused as
+ * oversized.
+ */
 const MIN_SIDE = 120;
 const MAX_SIDE = 4096;
+
+/** The detection fields of `workflow_data`, as the messages name them. */
+const DETECTION_FIELDS = {
+  minSize: 'face_detection_min_size',
+  maxSize: 'face_detection_max_size',
+  sensitivity: 'face_detection_sensitivity',
+  granularity: 'face_detection_granularity',
+  mode: 'face_detection_mode',
+  rotation: 'rotation',
+} as const;
+
+/** The spec's 400 code for each detection-parameter problem. */
+const DETECTION_CODES: Readonly<Record<DetectionProblem, number>> = {
+  minSize: LivenessCode.minSizeRange,
+  maxSize: LivenessCode.maxSizeRange,
+  minAboveMax: LivenessCode.minAboveMax,
+  sensitivity: LivenessCode.sensitivityRange,
+  granularity: LivenessCode.granularityRange,
+  mode: LivenessCode.detectionMode,
+  rotation: LivenessCode.rotation,
+};
 
 /** One frame as a client sends it; `data` is read by the request's frame reader (base64 by default). */
 export interface LivenessFrameInput {
@@ -16,7 +41,10 @@ export interface LivenessFrameInput {
   readonly timestamp: number;
 }
 
-/** The `workflow_data` of a liveness package (spec Doc 2 A), as the face-liveness and onboarding services receive it. */
+/**
+ * The `workflow_data` of a liveness package (spec Doc 2 A), as the face-liveness and onboarding services
+ * receive it.
+ */
 export interface LivenessInput {
   readonly workflow: string;
   readonly frames: readonly LivenessFrameInput[];
@@ -49,7 +77,7 @@ export interface LivenessRequest {
   readonly frames: readonly LivenessFrame[];
   readonly width: number;
   readonly height: number;
-  readonly rotation: 0 | 90 | 180 | 270;
+  readonly rotation: Rotation;
   readonly packageTimestamp: number | undefined;
   readonly lightTraceMode: 'NORMAL' | 'STRICT';
   /** Face size bounds as shares of the shorter image side. */
@@ -71,7 +99,8 @@ export interface LivenessRequest {
  *
  * @example
  * const request = await parseLivenessRequest(body.video.workflow_data, body.video.meta_data);
- * @throws {LivenessInputError} with the spec's 400 code (LivenessCode.invalidValue, -7, -8, 118-122, 125, 139, 141, 152, 153, 155, 312)
+ * @throws {LivenessInputError} with the spec's 400 code (LivenessCode.invalidValue, -7, -8, 118-122, 125, 139,
+ *   141, 152, 153, 155, 312)
  */
 export async function parseLivenessRequest(
   data: LivenessInput,
@@ -79,39 +108,18 @@ export async function parseLivenessRequest(
   readFrame: FrameReader = base64Frame,
 ): Promise<LivenessRequest> {
   const workflow = parseWorkflow(data.workflow, data.security_level);
-  const fraction = (value: number | undefined, fallback: number, code: number, name: string) => {
-    if (value === undefined) return fallback;
-    if (!(value >= 0 && value <= 1)) throw new LivenessInputError(code, `${name} must be from 0 to 1 (got ${value})`);
-    return value;
-  };
-  const faceMinSize = fraction(data.face_detection_min_size, 0, LivenessCode.minSizeRange, 'face_detection_min_size');
-  const faceMaxSize = fraction(data.face_detection_max_size, 1, LivenessCode.maxSizeRange, 'face_detection_max_size');
-  if (faceMinSize > faceMaxSize) {
-    throw new LivenessInputError(
-      LivenessCode.minAboveMax,
-      `face_detection_min_size (${faceMinSize}) must not exceed face_detection_max_size (${faceMaxSize})`,
-    );
-  }
-  const sensitivity = fraction(
-    data.face_detection_sensitivity,
-    1,
-    LivenessCode.sensitivityRange,
-    'face_detection_sensitivity',
+  const detection = checkDetectionParameters(
+    {
+      minSize: data.face_detection_min_size,
+      maxSize: data.face_detection_max_size,
+      sensitivity: data.face_detection_sensitivity,
+      granularity: data.face_detection_granularity,
+      mode: data.face_detection_mode,
+      rotation: data.rotation,
+    },
+    { names: DETECTION_FIELDS, fail: (problem, message) => new LivenessInputError(DETECTION_CODES[problem], message) },
   );
-  fraction(data.face_detection_granularity, 0.5, LivenessCode.granularityRange, 'face_detection_granularity');
-  if (
-    data.face_detection_mode !== undefined &&
-    !(FACE_DETECTION_MODES as readonly string[]).includes(data.face_detection_mode)
-  ) {
-    throw new LivenessInputError(
-      LivenessCode.detectionMode,
-      `face_detection_mode must be one of ${FACE_DETECTION_MODES.join(', ')} (got '${data.face_detection_mode}')`,
-    );
-  }
-  const rotation = data.rotation ?? 0;
-  if (rotation !== 0 && rotation !== 90 && rotation !== 180 && rotation !== 270) {
-    throw new LivenessInputError(LivenessCode.rotation, `rotation must be 0, 90, 180 or 270 (got ${rotation})`);
-  }
+  const { rotation } = detection;
   const lightTraceMode = data.intelligentLiveness?.lightTraceMode ?? 'NORMAL';
   if (lightTraceMode !== 'NORMAL' && lightTraceMode !== 'STRICT')
     throw new LivenessInputError(
@@ -146,8 +154,7 @@ export async function parseLivenessRequest(
   for (const [i, frame] of data.frames.entries()) {
     const bytes = readFrame(frame.data, `frames[${i}].data`);
     const header = await imageHeader(bytes, i);
-    const [width, height] =
-      rotation === 90 || rotation === 270 ? [header.height, header.width] : [header.width, header.height];
+    const [width, height] = swapsSides(rotation) ? [header.height, header.width] : [header.width, header.height];
     if (size && (size.width !== width || size.height !== height)) {
       throw new LivenessInputError(
         LivenessCode.sizesDiffer,
@@ -170,17 +177,19 @@ export async function parseLivenessRequest(
   const deviceNames = ['client_device_brand', 'client_device_model', 'client_os_version', 'client_version']
     .map((key) => meta?.[key])
     .filter((v): v is string => typeof v === 'string' && v !== '');
+  // Every workflow takes at least one frame (checked above), so the first frame has set the size.
+  if (size === undefined) throw new LivenessInputError(LivenessCode.invalidValue, 'a liveness request needs a frame');
   return {
     workflow,
     frames,
-    width: size!.width,
-    height: size!.height,
+    width: size.width,
+    height: size.height,
     rotation,
     packageTimestamp: data.timestamp,
     lightTraceMode,
-    faceMinSize,
-    faceMaxSize,
-    faceMinScore: scoreFloorOfSensitivity(sensitivity),
+    faceMinSize: detection.minSize,
+    faceMaxSize: detection.maxSize,
+    faceMinScore: detection.minScore,
     deviceNames,
   };
 }

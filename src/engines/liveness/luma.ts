@@ -17,9 +17,12 @@ export function lumaPlane(
   image: { readonly data: ArrayLike<number>; readonly width: number; readonly height: number } | RgbImage,
 ): LumaPlane {
   const { data, width, height } = image;
+  if (data.length < width * height * 3)
+    throw new RangeError(`${width}×${height} RGB needs ${width * height * 3} values`);
   const out = new Float32Array(width * height);
+  // In bounds after the check above, so the `?? 0` never fires.
   for (let i = 0; i < out.length; i++)
-    out[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
+    out[i] = 0.299 * (data[i * 3] ?? 0) + 0.587 * (data[i * 3 + 1] ?? 0) + 0.114 * (data[i * 3 + 2] ?? 0);
   return { data: out, width, height };
 }
 
@@ -39,10 +42,11 @@ export function boxDownscale(plane: LumaPlane, width: number, height: number): L
   for (let y = 0; y < plane.height; y++) {
     const rowCell = Math.min(height - 1, Math.floor((y * height) / plane.height)) * width;
     for (let x = 0; x < plane.width; x++) {
-      const cell = rowCell + columnOf[x]!;
-      sums[cell] = sums[cell]! + plane.data[y * plane.width + x]!;
-      counts[cell] = counts[cell]! + 1;
+      // In bounds: columnOf maps into the output row, and the plane holds width × height values.
+      const cell = rowCell + (columnOf[x] ?? 0);
+      sums[cell] = (sums[cell] ?? 0) + (plane.data[y * plane.width + x] ?? 0);
+      counts[cell] = (counts[cell] ?? 0) + 1;
     }
   }
-  return { data: Float32Array.from(sums, (s, i) => s / Math.max(1, counts[i]!)), width, height };
+  return { data: Float32Array.from(sums, (s, i) => s / Math.max(1, counts[i] ?? 0)), width, height };
 }

@@ -6,13 +6,16 @@ import { loadPadModel, type PadModel } from './pad-classifier.js';
  *
  * @example
  * padThreshold(0.05); // the level-4 threshold
+ * @throws {Error} when the model holds no held-out live scores; RangeError for a target that is not a number
  */
 export function padThreshold(targetBpcer: number, model: PadModel = loadPadModel()): number {
   const live = model.heldOutScores.live;
   if (live.length === 0)
     throw new Error('pad-model.json holds no held-out live scores: retrain it (npm run eval -- train-pad)');
   const index = Math.min(live.length - 1, Math.max(0, Math.floor(targetBpcer * live.length)));
-  return live[index]!;
+  const threshold = live[index];
+  if (threshold === undefined) throw new RangeError(`no held-out live score at a target BPCER of ${targetBpcer}`);
+  return threshold;
 }
 
 /**
@@ -24,7 +27,10 @@ export function padThreshold(targetBpcer: number, model: PadModel = loadPadModel
  */
 export function scoreFrr(pLive: number, model: PadModel = loadPadModel()): number {
   const live = model.heldOutScores.live;
-  let below = 0;
-  while (below < live.length && live[below]! < pLive) below++;
+  let below = 0; // the scores are ascending: count up to the first that is not below pLive
+  for (const score of live) {
+    if (!(score < pLive)) break;
+    below++;
+  }
   return -Math.log10(Math.max(1 / (live.length + 1), below / live.length));
 }

@@ -24,6 +24,9 @@ import {
   type FaceKeyPoints,
 } from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
+import { fft2d } from '../../lib/fft.js';
+import { median } from '../../lib/median.js';
+import { roundTo } from '../../lib/rounding.js';
 
 /** Bumped whenever a feature's definition changes: a model is only valid for the version it was trained on. */
 export const PAD_FEATURE_VERSION = 'pad-features/1';
@@ -51,7 +54,10 @@ export interface PadFace {
  * of the face crop, not a probability.
  */
 export interface PadSignals {
-  /** log10 of the strength of isolated periodic peaks in the luma spectrum relative to their ring (≈1.0–1.3 for natural faces; a pixel grid or halftone raises it). */
+  /**
+   * log10 of the strength of isolated periodic peaks in the luma spectrum relative to their ring (≈1.0–1.3
+   * for natural faces; a pixel grid or halftone raises it).
+   */
   readonly moire: number;
   /** The same on the chroma (Cb, Cr) spectrum: screens' RGB sub-pixels beat into coloured moiré. */
   readonly chromaMoire: number;
@@ -71,8 +77,10 @@ export interface PadAnalysis {
 }
 
 const LBP_BINS = 10;
+/** Lowest frequency (cycles/pixel) the band shares count: below it lies the face's overall shading. */
+const MIN_BAND_FREQUENCY = 2 / 128;
 const FREQUENCY_BANDS: readonly (readonly [number, number])[] = [
-  [2 / 128, 1 / 16],
+  [MIN_BAND_FREQUENCY, 1 / 16],
   [1 / 16, 1 / 8],
   [1 / 8, 1 / 4],
   [1 / 4, Math.SQRT1_2 + 1e-9],
@@ -116,7 +124,7 @@ export const PAD_FEATURE_NAMES: readonly string[] = [
 export function padFeatureGroups(names: readonly string[] = PAD_FEATURE_NAMES): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   names.forEach((name, i) => {
-    const group = name.split('.')[0]!;
+    const [group = name] = name.split('.');
     const members = groups.get(group) ?? [];
     members.push(i);
     groups.set(group, members);
@@ -190,8 +198,8 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
 
   const features = new Float32Array(PAD_FEATURE_NAMES.length);
   let at = 0;
-  const put = (values: ArrayLike<number>): void => {
-    for (let i = 0; i < values.length; i++) features[at++] = values[i]!;
+  const put = (values: Iterable<number>): void => {
+    for (const value of values) features[at++] = value;
   };
   put(uniformLbpHistogram(planes.y, size, 1));
   put(uniformLbpHistogram(planes.y, size, 2));
@@ -211,7 +219,8 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
     colour.lumaContrast,
     colour.lumaSkew,
   ]);
-  // Shares of rare pixels are heavy-tailed (mostly ~0, sometimes 0.2): the square root evens them out for a linear model.
+  // Shares of rare pixels are heavy-tailed (mostly ~0, sometimes 0.2): the square root evens them out for a
+  // linear model.
   put([Math.sqrt(specular.clipped), Math.sqrt(specular.white), Math.sqrt(specular.dark), specular.highlightRange]);
   if (at !== features.length) throw new Error(`PAD feature count mismatch: wrote ${at}, named ${features.length}`);
 
@@ -220,7 +229,7 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
     signals: {
       moire,
       chromaMoire,
-      highFrequencyEnergy: bands[3]!,
+      highFrequencyEnergy: bands[FREQUENCY_BANDS.length - 1] ?? 0,
       chromaSpread: Math.hypot(colour.cbStd, colour.crStd),
       specular: specular.white,
       sharpness: sharp.laplacian,
@@ -254,9 +263,10 @@ function colourPlanes(crop: Float32Array, size: number): Planes {
     h: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
-    const r = crop[i * 3]!;
-    const g = crop[i * 3 + 1]!;
-    const b = crop[i * 3 + 2]!;
+    // In bounds: analyzeCrop checked the crop's length (so are the typed-array reads below).
+    const r = crop[i * 3] ?? 0;
+    const g = crop[i * 3 + 1] ?? 0;
+    const b = crop[i * 3 + 2] ?? 0;
     planes.y[i] = 0.299 * r + 0.587 * g + 0.114 * b;
     planes.cb[i] = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
     planes.cr[i] = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
@@ -289,38 +299,38 @@ function colourPlanes(crop: Float32Array, size: number): Planes {
  * when luma texture survives (Boulkenafet et al., "Face anti-spoofing based on color texture", 2015).
  */
 function uniformLbpHistogram(plane: Float64Array, size: number, radius: number): Float64Array {
-  const offsets = Array.from({ length: 8 }, (_, p) => {
-    const angle = (2 * Math.PI * p) / 8;
-    // Rounded to 1e-9 so that cos(π/2) etc. are exactly 0 and axis neighbours are read without interpolation.
-    return [
-      Math.round(radius * Math.cos(angle) * 1e9) / 1e9,
-      Math.round(-radius * Math.sin(angle) * 1e9) / 1e9,
-    ] as const;
-  });
+  // Neighbour offsets, rounded to 1e-9 so that cos(π/2) etc. are exactly 0 and axis neighbours are read
+  // without interpolation.
+  const offsetX = Float64Array.from({ length: 8 }, (_, p) => roundTo(radius * Math.cos((2 * Math.PI * p) / 8), 9));
+  const offsetY = Float64Array.from({ length: 8 }, (_, p) => roundTo(-radius * Math.sin((2 * Math.PI * p) / 8), 9));
   const histogram = new Float64Array(LBP_BINS);
   const margin = Math.ceil(radius);
   const neighbours = new Float64Array(8);
   for (let y = margin; y < size - margin; y++) {
     for (let x = margin; x < size - margin; x++) {
-      const centre = plane[y * size + x]!;
-      for (let p = 0; p < 8; p++) neighbours[p] = bilinear(plane, size, x + offsets[p]![0], y + offsets[p]![1]);
+      const centre = plane[y * size + x] ?? 0;
+      for (let p = 0; p < 8; p++) neighbours[p] = bilinear(plane, size, x + (offsetX[p] ?? 0), y + (offsetY[p] ?? 0));
       let ones = 0;
       let transitions = 0;
       for (let p = 0; p < 8; p++) {
-        const bit = neighbours[p]! >= centre ? 1 : 0;
-        const next = neighbours[(p + 1) % 8]! >= centre ? 1 : 0;
+        const bit = (neighbours[p] ?? 0) >= centre ? 1 : 0;
+        const next = (neighbours[(p + 1) % 8] ?? 0) >= centre ? 1 : 0;
         ones += bit;
         if (bit !== next) transitions++;
       }
-      histogram[transitions <= 2 ? ones : LBP_BINS - 1]! += 1;
+      const bin = transitions <= 2 ? ones : LBP_BINS - 1;
+      histogram[bin] = (histogram[bin] ?? 0) + 1;
     }
   }
   const total = (size - 2 * margin) ** 2;
-  for (let i = 0; i < LBP_BINS; i++) histogram[i] = histogram[i]! / total;
+  for (let i = 0; i < LBP_BINS; i++) histogram[i] = (histogram[i] ?? 0) / total;
   return histogram;
 }
 
-/** Bilinear read of a plane, edge pixels repeated outside. Written without closures: it runs ~500k times per face. */
+/**
+ * Bilinear read of a plane, edge pixels repeated outside (so every read is in bounds). Written without closures:
+ * it runs ~500k times per face.
+ */
 function bilinear(plane: Float64Array, size: number, x: number, y: number): number {
   const x0 = Math.floor(x);
   const y0 = Math.floor(y);
@@ -329,11 +339,11 @@ function bilinear(plane: Float64Array, size: number, x: number, y: number): numb
   const last = size - 1;
   const xa = x0 < 0 ? 0 : x0 > last ? last : x0;
   const ya = y0 < 0 ? 0 : y0 > last ? last : y0;
-  if (fx === 0 && fy === 0) return plane[ya * size + xa]!;
+  if (fx === 0 && fy === 0) return plane[ya * size + xa] ?? 0;
   const xb = x0 + 1 < 0 ? 0 : x0 + 1 > last ? last : x0 + 1;
   const yb = y0 + 1 < 0 ? 0 : y0 + 1 > last ? last : y0 + 1;
-  const top = plane[ya * size + xa]! * (1 - fx) + plane[ya * size + xb]! * fx;
-  const bottom = plane[yb * size + xa]! * (1 - fx) + plane[yb * size + xb]! * fx;
+  const top = (plane[ya * size + xa] ?? 0) * (1 - fx) + (plane[ya * size + xb] ?? 0) * fx;
+  const bottom = (plane[yb * size + xa] ?? 0) * (1 - fx) + (plane[yb * size + xb] ?? 0) * fx;
   return top * (1 - fy) + bottom * fy;
 }
 
@@ -347,88 +357,23 @@ function bilinear(plane: Float64Array, size: number, x: number, y: number): numb
 function powerSpectrum(plane: Float64Array, size: number): Float64Array {
   const n = size * size;
   let mean = 0;
-  for (let i = 0; i < n; i++) mean += plane[i]!;
+  for (const value of plane) mean += value;
   mean /= n;
   const window = new Float64Array(size);
   for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / size);
   const re = new Float64Array(n);
   const im = new Float64Array(n);
   for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) re[y * size + x] = (plane[y * size + x]! - mean) * window[x]! * window[y]!;
+    for (let x = 0; x < size; x++)
+      re[y * size + x] = ((plane[y * size + x] ?? 0) - mean) * (window[x] ?? 0) * (window[y] ?? 0);
   fft2d(re, im, size);
   const power = new Float64Array(n);
-  for (let i = 0; i < n; i++) power[i] = (re[i]! * re[i]! + im[i]! * im[i]!) / n;
+  for (let i = 0; i < n; i++) {
+    const r = re[i] ?? 0;
+    const m = im[i] ?? 0;
+    power[i] = (r * r + m * m) / n;
+  }
   return power;
-}
-
-/** In-place 2-D FFT of a size×size complex array (rows, then columns). */
-function fft2d(re: Float64Array, im: Float64Array, size: number): void {
-  const rowRe = new Float64Array(size);
-  const rowIm = new Float64Array(size);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      rowRe[x] = re[y * size + x]!;
-      rowIm[x] = im[y * size + x]!;
-    }
-    fft1d(rowRe, rowIm);
-    for (let x = 0; x < size; x++) {
-      re[y * size + x] = rowRe[x]!;
-      im[y * size + x] = rowIm[x]!;
-    }
-  }
-  for (let x = 0; x < size; x++) {
-    for (let y = 0; y < size; y++) {
-      rowRe[y] = re[y * size + x]!;
-      rowIm[y] = im[y * size + x]!;
-    }
-    fft1d(rowRe, rowIm);
-    for (let y = 0; y < size; y++) {
-      re[y * size + x] = rowRe[y]!;
-      im[y * size + x] = rowIm[y]!;
-    }
-  }
-}
-
-/** In-place iterative radix-2 Cooley–Tukey FFT (length a power of two). */
-export function fft1d(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  if ((n & (n - 1)) !== 0 || im.length !== n)
-    throw new RangeError('fft1d needs two arrays of the same power-of-two length');
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      const r = re[i]!;
-      re[i] = re[j]!;
-      re[j] = r;
-      const m = im[i]!;
-      im[i] = im[j]!;
-      im[j] = m;
-    }
-  }
-  for (let length = 2; length <= n; length <<= 1) {
-    const angle = (-2 * Math.PI) / length;
-    const wRe = Math.cos(angle);
-    const wIm = Math.sin(angle);
-    for (let start = 0; start < n; start += length) {
-      let cRe = 1;
-      let cIm = 0;
-      for (let k = 0; k < length / 2; k++) {
-        const a = start + k;
-        const b = a + length / 2;
-        const tRe = re[b]! * cRe - im[b]! * cIm;
-        const tIm = re[b]! * cIm + im[b]! * cRe;
-        re[b] = re[a]! - tRe;
-        im[b] = im[a]! - tIm;
-        re[a] = re[a]! + tRe;
-        im[a] = im[a]! + tIm;
-        const nextRe = cRe * wRe - cIm * wIm;
-        cIm = cRe * wIm + cIm * wRe;
-        cRe = nextRe;
-      }
-    }
-  }
 }
 
 /** Signed frequency of FFT index i, in cycles per pixel. */
@@ -442,18 +387,19 @@ function frequencyOf(i: number, size: number): number {
  * camera), so a spoof crop holds less of its energy in the top band (≥ 0.25 cycles/pixel at the
  * normalised face size) than a live one shot at the same framing.
  */
-function bandShares(power: Float64Array, size: number): number[] {
-  const sums = FREQUENCY_BANDS.map(() => 0);
+function bandShares(power: Float64Array, size: number): Float64Array {
+  const sums = new Float64Array(FREQUENCY_BANDS.length);
   let total = 0;
   for (let v = 0; v < size; v++) {
     const fv = frequencyOf(v, size);
     for (let u = 0; u < size; u++) {
       const r = Math.hypot(frequencyOf(u, size), fv);
-      if (r < FREQUENCY_BANDS[0]![0]) continue;
-      const p = power[v * size + u]!;
+      if (r < MIN_BAND_FREQUENCY) continue;
+      const p = power[v * size + u] ?? 0;
       total += p;
       for (let band = 0; band < FREQUENCY_BANDS.length; band++) {
-        if (r >= FREQUENCY_BANDS[band]![0] && r < FREQUENCY_BANDS[band]![1]) sums[band]! += p;
+        const range = FREQUENCY_BANDS[band];
+        if (range && r >= range[0] && r < range[1]) sums[band] = (sums[band] ?? 0) + p;
       }
     }
   }
@@ -470,11 +416,14 @@ function ringMeans(power: Float64Array, size: number): Float64Array {
     for (let u = 0; u < size; u++) {
       const k = Math.round(Math.hypot(frequencyOf(u, size) * size, fv));
       if (k > half) continue;
-      sums[k]! += power[v * size + u]!;
-      counts[k]! += 1;
+      sums[k] = (sums[k] ?? 0) + (power[v * size + u] ?? 0);
+      counts[k] = (counts[k] ?? 0) + 1;
     }
   }
-  return sums.map((s, k) => (counts[k]! > 0 ? s / counts[k]! : 0));
+  return sums.map((s, k) => {
+    const count = counts[k] ?? 0;
+    return count > 0 ? s / count : 0;
+  });
 }
 
 /**
@@ -492,7 +441,7 @@ function spectralSlope(power: Float64Array, size: number): number {
   const top = Math.min(60, size / 2 - 1);
   for (let k = 3; k <= top; k++) {
     const x = Math.log(k);
-    const y = Math.log(rings[k]! + 1e-12);
+    const y = Math.log((rings[k] ?? 0) + 1e-12);
     sx += x;
     sy += y;
     sxx += x * x;
@@ -524,21 +473,25 @@ function periodicPeakStrength(power: Float64Array, size: number): number {
       if (Math.abs(fu) <= 2 || Math.abs(fv) <= 2) continue;
       const k = Math.round(Math.hypot(fu, fv));
       if (k < size / 16) continue;
+      const ring = rings[k];
+      if (ring === undefined) throw new RangeError(`ring ${k} lies beyond the spectrum's corner ring ${maxRing}`);
       ringOf[v * size + u] = k;
-      rings[k]!.push(power[v * size + u]!);
+      ring.push(power[v * size + u] ?? 0);
     }
   }
-  const medians = rings.map((values) => median(values));
+  // Rings under 8 bins are never read, so an empty ring's NaN median stays unused.
+  const medians = Float64Array.from(rings, (values) => median(values, 'mean'));
+  const ringSizes = Int32Array.from(rings, (values) => values.length);
   const top = new Float64Array(8); // the 8 largest ratios, descending
   for (let i = 0; i < size * size; i++) {
-    const k = ringOf[i]!;
-    if (k < 0 || rings[k]!.length < 8) continue;
-    const m = medians[k]!;
-    const ratio = m > 0 ? power[i]! / m : 0;
-    if (ratio <= top[7]!) continue;
+    const k = ringOf[i] ?? -1;
+    if (k < 0 || (ringSizes[k] ?? 0) < 8) continue;
+    const m = medians[k] ?? 0;
+    const ratio = m > 0 ? (power[i] ?? 0) / m : 0;
+    if (ratio <= (top[7] ?? 0)) continue;
     let at = 7;
-    while (at > 0 && top[at - 1]! < ratio) {
-      top[at] = top[at - 1]!;
+    while (at > 0 && (top[at - 1] ?? 0) < ratio) {
+      top[at] = top[at - 1] ?? 0;
       at--;
     }
     top[at] = ratio;
@@ -548,15 +501,8 @@ function periodicPeakStrength(power: Float64Array, size: number): number {
   return Math.log10(sum / top.length + 1);
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = Float64Array.from(values).sort();
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 function addArrays(a: Float64Array, b: Float64Array): Float64Array {
-  return a.map((x, i) => x + b[i]!);
+  return a.map((x, i) => x + (b[i] ?? 0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -576,7 +522,8 @@ function laplacianSharpness(plane: Float64Array, size: number): { laplacian: num
   for (let y = 0; y < halfSize; y++) {
     for (let x = 0; x < halfSize; x++) {
       const o = 2 * y * size + 2 * x;
-      coarse[y * halfSize + x] = (plane[o]! + plane[o + 1]! + plane[o + size]! + plane[o + size + 1]!) / 4;
+      coarse[y * halfSize + x] =
+        ((plane[o] ?? 0) + (plane[o + 1] ?? 0) + (plane[o + size] ?? 0) + (plane[o + size + 1] ?? 0)) / 4;
     }
   }
   const coarseVariance = laplacianVariance(coarse, halfSize);
@@ -590,7 +537,12 @@ function laplacianVariance(plane: Float64Array, size: number): number {
   for (let y = 1; y < size - 1; y++) {
     for (let x = 1; x < size - 1; x++) {
       const i = y * size + x;
-      const l = 4 * plane[i]! - plane[i - 1]! - plane[i + 1]! - plane[i - size]! - plane[i + size]!;
+      const l =
+        4 * (plane[i] ?? 0) -
+        (plane[i - 1] ?? 0) -
+        (plane[i + 1] ?? 0) -
+        (plane[i - size] ?? 0) -
+        (plane[i + size] ?? 0);
       sum += l;
       sumSquares += l * l;
       n++;
@@ -633,9 +585,10 @@ function colourMoments(planes: Planes): {
   let s = 0;
   let n = 0;
   for (let i = 0; i < planes.h.length; i++) {
-    if (planes.s[i]! < 0.1) continue;
-    c += Math.cos(planes.h[i]!);
-    s += Math.sin(planes.h[i]!);
+    if ((planes.s[i] ?? 0) < 0.1) continue;
+    const hue = planes.h[i] ?? 0;
+    c += Math.cos(hue);
+    s += Math.sin(hue);
     n++;
   }
   const hueSpread = n > 0 ? 1 - Math.hypot(c, s) / n : 1;
@@ -679,16 +632,18 @@ function specularStatistics(planes: Planes): { clipped: number; white: number; d
   let dark = 0;
   const histogram = new Float64Array(256);
   for (let i = 0; i < n; i++) {
-    const y = planes.y[i]!;
+    const y = planes.y[i] ?? 0;
+    const value = planes.v[i] ?? 0;
     if (y >= 250) clipped++;
-    if (planes.s[i]! < 0.12 && planes.v[i]! > 0.86) white++;
-    if (planes.v[i]! < 0.04) dark++;
-    histogram[Math.min(255, Math.max(0, Math.round(y)))]! += 1;
+    if ((planes.s[i] ?? 0) < 0.12 && value > 0.86) white++;
+    if (value < 0.04) dark++;
+    const level = Math.min(255, Math.max(0, Math.round(y)));
+    histogram[level] = (histogram[level] ?? 0) + 1;
   }
   const percentile = (q: number): number => {
     let cumulative = 0;
     for (let level = 0; level < 256; level++) {
-      cumulative += histogram[level]!;
+      cumulative += histogram[level] ?? 0;
       if (cumulative >= q * n) return level;
     }
     return 255;

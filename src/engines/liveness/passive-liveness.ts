@@ -1,7 +1,7 @@
 import { FACE_ALGORITHMS } from '../face/algorithms.js';
 import { faceCalibration } from '../face/face-calibration.js';
 import type { FaceEngine } from '../face/face-engine.js';
-import type { AnalyzedFace, WorkerAnalysis } from '../face/face-worker.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../face/face-analysis-types.js';
 import type { CropView } from '../face/face-pipeline.js';
 import {
   DEFAULT_SUBJECT_RULES,
@@ -13,9 +13,12 @@ import { padScore } from './pad-classifier.js';
 import { padThreshold, scoreFrr } from './pad-calibration.js';
 import { lightTrace, lightTraceVerdict } from './light-trace.js';
 import { scoreAtFmrScore } from '../scoring/score-calibration.js';
-import { iadSignals, type IadSignal, type IadSignalName, type SignalMode } from './iad-signals.js';
+import type { IadSignalName, SignalMode } from './iad-signal-names.js';
+import { iadSignals, type IadSignal } from './iad-signals.js';
 import type { LivenessRequest } from './liveness-request.js';
-import { TARGET_BPCER_BY_LEVEL } from './workflows.js';
+import { targetBpcer } from './workflows.js';
+import { median } from '../../lib/median.js';
+import { roundTo } from '../../lib/rounding.js';
 
 export type LivenessDecision =
   | 'LIVE'
@@ -56,7 +59,10 @@ export const QUALITY_GATES = {
   minDynamicRange: 50,
 } as const;
 
-/** Subject rules without the size floor: liveness reports a small face as its own decision (FACE_TOO_LOW_RESOLUTION, FACE_TOO_FAR). */
+/**
+ * Subject rules without the size floor: liveness reports a small face as its own decision
+ * (FACE_TOO_LOW_RESOLUTION, FACE_TOO_FAR).
+ */
 export const ANY_SIZE: SubjectRules = { ...DEFAULT_SUBJECT_RULES, minInterEyePixels: 0 };
 
 export interface LivenessContext {
@@ -145,7 +151,7 @@ export function decidePassiveLiveness(
   ): LivenessResult => ({
     decision,
     score,
-    score_frr: pLive === undefined ? 0 : round(scoreFrr(pLive)),
+    score_frr: pLive === undefined ? 0 : roundTo(scoreFrr(pLive), 4),
     feedback: [...feedback],
     decision_info: { IAD: { signals }, PAD: { status: padStatus, spoof_type_probability: spoofTypes(pLive) } },
   });
@@ -163,17 +169,21 @@ export function decidePassiveLiveness(
     feedback.add('FACE_TOO_FAR');
     return result('FACE_TOO_LOW_RESOLUTION', -1, undefined, 'ERROR');
   }
-  if (median(faces.map((f) => f.liveness.dynamicRange)) < QUALITY_GATES.minDynamicRange) {
-    feedback.add(median(faces.map((f) => f.liveness.brightness)) < 128 ? 'INSUFFICIENT_LIGHTING' : 'LIGHT_TOO_BRIGHT');
+  // The gates read the frames' upper median (of an even count, the upper middle: a value a frame has).
+  const frameMedian = (values: readonly number[]) => median(values, 'upper');
+  if (frameMedian(faces.map((f) => f.liveness.dynamicRange)) < QUALITY_GATES.minDynamicRange) {
+    feedback.add(
+      frameMedian(faces.map((f) => f.liveness.brightness)) < 128 ? 'INSUFFICIENT_LIGHTING' : 'LIGHT_TOO_BRIGHT',
+    );
     return result('TOO_LOW_FACIAL_DYNAMIC_RANGE', -1, undefined, 'ERROR');
   }
-  if (median(faces.map((f) => f.liveness.padSignals.sharpness)) < QUALITY_GATES.minSharpness) {
+  if (frameMedian(faces.map((f) => f.liveness.padSignals.sharpness)) < QUALITY_GATES.minSharpness) {
     feedback.add('TOO_MUCH_BLUR');
     return result('TOO_BLURRY', -1, undefined, 'ERROR');
   }
 
   const pLive = faces.reduce((sum, f) => sum + padScore(f.liveness.padFeatures), 0) / faces.length;
-  const threshold = padThreshold(TARGET_BPCER_BY_LEVEL[request.workflow.securityLevel - 1]!);
+  const threshold = padThreshold(targetBpcer(request.workflow.securityLevel));
   const padPass = pLive >= threshold;
   // foxtrot and charlie require the multi-frame signals to pass, whatever their configured mode;
   // charlie also decides on the light trace when it reached a verdict (STRICT always reaches one).
@@ -221,7 +231,7 @@ export function subjectOf(
   const bounds = { minSize: request.faceMinSize, maxSize: request.faceMaxSize, minScore: request.faceMinScore };
   const sized = withinDetectionBounds(frame.faces, bounds, frame.width, frame.height);
   const subject = selectSubjectFace(sized, ANY_SIZE);
-  if (subject.ok) return subject.face as AnalyzedFace;
+  if (subject.ok) return subject.face;
   feedback.add(subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');
   return undefined;
 }
@@ -235,20 +245,11 @@ export function subjectOf(
 export function spoofTypes(
   pLive: number | undefined,
 ): LivenessResult['decision_info']['PAD']['spoof_type_probability'] {
-  const attack = pLive === undefined ? 0 : round((1 - pLive) / 3);
+  const attack = pLive === undefined ? 0 : roundTo((1 - pLive) / 3, 4);
   return { '2D_MASK': attack, '3D_MASK': 0, PHOTO: attack, SCREEN: attack, OTHER: 0 };
 }
 
 /** The F200 cosine at which two faces are the same person at FMR 10^-2 (dev-set calibration). */
 export function sameIdentityScore(): number {
   return scoreAtFmrScore(faceCalibration('F200'), 2);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
 }

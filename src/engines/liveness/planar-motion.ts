@@ -20,35 +20,43 @@ export function planarResidual(from: readonly Landmark[], to: readonly Landmark[
   // Least squares on the linearised equations u·(h7 x + h8 y + 1) = h1 x + h2 y + h3 (and v likewise).
   const ata = new Float64Array(64);
   const atb = new Float64Array(8);
+  // The row of 8 is a literal below and ata/atb hold 8 and 64 values: every read is in bounds.
   const add = (row: readonly number[], target: number) => {
-    for (let i = 0; i < 8; i++) {
-      atb[i] = atb[i]! + row[i]! * target;
-      for (let j = 0; j < 8; j++) ata[i * 8 + j] = ata[i * 8 + j]! + row[i]! * row[j]!;
+    for (const [i, ri] of row.entries()) {
+      atb[i] = (atb[i] ?? 0) + ri * target;
+      for (const [j, rj] of row.entries()) ata[i * 8 + j] = (ata[i * 8 + j] ?? 0) + ri * rj;
     }
   };
   for (let i = 0; i < n; i++) {
-    const [x, y] = a[i]!;
-    const [u, v] = b[i]!;
+    const x = a.x[i] ?? 0;
+    const y = a.y[i] ?? 0;
+    const u = b.x[i] ?? 0;
+    const v = b.y[i] ?? 0;
     add([x, y, 1, 0, 0, 0, -x * u, -y * u], u);
     add([0, 0, 0, x, y, 1, -x * v, -y * v], v);
   }
-  for (let i = 0; i < 8; i++) ata[i * 9] = ata[i * 9]! + 1e-9; // keeps a degenerate set solvable
-  const h = solveSymmetricPositiveDefinite(ata, atb, 8);
+  for (let i = 0; i < 8; i++) ata[i * 9] = (ata[i * 9] ?? 0) + 1e-9; // keeps a degenerate set solvable
+  // The solve returns all 8 homography entries h1..h8 (h9 = 1).
+  const [h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0, h8 = 0] = solveSymmetricPositiveDefinite(ata, atb, 8);
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const [x, y] = a[i]!;
-    const w = h[6]! * x + h[7]! * y + 1;
-    const du = (h[0]! * x + h[1]! * y + h[2]!) / w - b[i]![0];
-    const dv = (h[3]! * x + h[4]! * y + h[5]!) / w - b[i]![1];
+    const x = a.x[i] ?? 0;
+    const y = a.y[i] ?? 0;
+    const w = h7 * x + h8 * y + 1;
+    const du = (h1 * x + h2 * y + h3) / w - (b.x[i] ?? 0);
+    const dv = (h4 * x + h5 * y + h6) / w - (b.y[i] ?? 0);
     sum += du * du + dv * dv;
   }
   return Math.sqrt(sum / n);
 }
 
 /** Centred on the landmarks' mean and scaled by the inter-eye distance (for a well-conditioned fit). */
-function normalised(points: readonly Landmark[], interEye: number): Array<[number, number]> {
+function normalised(points: readonly Landmark[], interEye: number): { x: Float64Array; y: Float64Array } {
   const mx = points.reduce((s, p) => s + p[0], 0) / points.length;
   const my = points.reduce((s, p) => s + p[1], 0) / points.length;
   const scale = 1 / Math.max(interEye, 1e-6);
-  return points.map((p) => [(p[0] - mx) * scale, (p[1] - my) * scale]);
+  return {
+    x: Float64Array.from(points, (p) => (p[0] - mx) * scale),
+    y: Float64Array.from(points, (p) => (p[1] - my) * scale),
+  };
 }

@@ -27,6 +27,22 @@ export interface Workflow {
 /** Bona fide rejection rate aimed at per security level 1..10 (index 0 = level 1). */
 export const TARGET_BPCER_BY_LEVEL: readonly number[] = [0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3];
 
+/**
+ * The bona fide rejection rate a security level aims at (TARGET_BPCER_BY_LEVEL).
+ *
+ * @example
+ * padThreshold(targetBpcer(4)); // the P(live) threshold of level 4, which refuses 5% of live users
+ * @throws {RangeError} for a level that is not a whole number from 1 to 10 (parseWorkflow refuses those first)
+ */
+export function targetBpcer(securityLevel: number): number {
+  const rate = TARGET_BPCER_BY_LEVEL[securityLevel - 1];
+  if (rate === undefined)
+    throw new RangeError(
+      `security level ${securityLevel} is not a whole number from 1 to ${TARGET_BPCER_BY_LEVEL.length}`,
+    );
+  return rate;
+}
+
 /** Security level of the active workflows (their passive part is judged at it). */
 const ACTIVE_LEVEL = 4;
 export const MAX_FRAMES = 10;
@@ -39,9 +55,8 @@ export const MAX_FRAMES = 10;
  * @throws {LivenessInputError} -6 for an unknown workflow or a level outside 1..10
  */
 export function parseWorkflow(name: string, securityLevel?: number): Workflow {
-  const passive = /^(hotel|foxtrot|charlie)([246])$/.exec(name);
-  const active = /^active_(up|down|left|right)$/.exec(name);
-  if (!passive && !active) {
+  const named = workflowOfName(name);
+  if (named === undefined) {
     throw new LivenessInputError(
       LivenessCode.invalidValue,
       `workflow must be one of charlie2/4/6, foxtrot2/4/6, hotel2/4/6, active_up, active_down, active_left, active_right (got '${name}')`,
@@ -53,20 +68,25 @@ export function parseWorkflow(name: string, securityLevel?: number): Workflow {
       `security_level must be from 1 to ${TARGET_BPCER_BY_LEVEL.length} (got ${securityLevel})`,
     );
   }
-  if (active)
-    return {
-      name,
-      method: 'active',
-      securityLevel: securityLevel ?? ACTIVE_LEVEL,
-      move: active[1] as HeadMove,
-      minFrames: 2,
-    };
-  const method = passive![1] as Exclude<LivenessMethod, 'active'>;
+  const { method, level, move } = named;
   return {
     name,
     method,
-    securityLevel: securityLevel ?? Number(passive![2]),
-    move: undefined,
-    minFrames: method === 'hotel' ? 1 : 3,
+    securityLevel: securityLevel ?? level,
+    move,
+    minFrames: method === 'active' ? 2 : method === 'hotel' ? 1 : 3,
   };
+}
+
+/** Method, level and head move a workflow name spells; undefined for a name that is none. */
+function workflowOfName(
+  name: string,
+): { method: LivenessMethod; level: number; move: HeadMove | undefined } | undefined {
+  const [, method, digit] = /^(hotel|foxtrot|charlie)([246])$/.exec(name) ?? [];
+  if (method === 'hotel' || method === 'foxtrot' || method === 'charlie')
+    return { method, level: Number(digit), move: undefined };
+  const [, move] = /^active_(up|down|left|right)$/.exec(name) ?? [];
+  if (move === 'up' || move === 'down' || move === 'left' || move === 'right')
+    return { method: 'active', level: ACTIVE_LEVEL, move };
+  return undefined;
 }

@@ -43,13 +43,17 @@ export interface FusedIdentificationScore {
  *
  * @example
  * fuseForIdentification([{ scoreFmr: 5, encounterCount: 1000 }]).fusedScoreFpir; // ≈ 2 (FPIR ≈ 10^-2)
- * @throws {RangeError} for an empty list, a negative score or an encounter count below 1
+ * @throws {RangeError} for an empty list, a negative score, or any encounter count that is not a whole number >= 1
  */
 export function fuseForIdentification(items: readonly IdentificationScore[]): FusedIdentificationScore {
   if (items.length === 0) throw new RangeError('at least one score is needed per candidate');
   const fmrScore = fuseScores(items.map((i) => i.scoreFmr));
+  // Every count, not only the largest: a 0 or 2.5 beside a valid count is a caller's error all the same.
+  for (const { encounterCount } of items) {
+    if (!Number.isInteger(encounterCount) || encounterCount < 1)
+      throw new RangeError(`encounterCount is a whole number >= 1 (got ${encounterCount})`);
+  }
   const n = Math.max(...items.map((i) => i.encounterCount));
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`encounterCount is a whole number >= 1 (got ${n})`);
   const fmr = 10 ** -fmrScore;
   // 1 - (1 - FMR)^N without cancellation for tiny FMRs.
   const fpir = -Math.expm1(n * Math.log1p(-Math.min(fmr, 1 - Number.EPSILON)));

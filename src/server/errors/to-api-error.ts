@@ -2,7 +2,8 @@ import type { FastifyError } from 'fastify';
 import { InvalidBase64Error } from '../../crypto/base64.js';
 import { EnvelopeError } from '../../crypto/envelope.js';
 import { LivenessInputError } from '../../engines/liveness/liveness-input-error.js';
-import { ApiError, ErrorCode, clientError } from './api-error.js';
+import { ApiError, ErrorCode, clientError, invalidValue } from './api-error.js';
+import { RequestImageError } from './request-image-error.js';
 
 /** The part of an Ajv error object the mapping reads. */
 interface ValidationIssue {
@@ -27,6 +28,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidBase64Error) return new ApiError(400, ErrorCode.invalidBase64, error.message);
   if (error instanceof LivenessInputError) return new ApiError(400, error.code, error.message);
+  if (error instanceof RequestImageError) return invalidValue(error.message);
   if (error instanceof EnvelopeError) {
     const code = error.failure === 'not-json' ? ErrorCode.invalidJson : ErrorCode.invalidValue;
     return new ApiError(400, code, `encrypted package rejected: ${error.message}`);
@@ -64,7 +66,8 @@ function fromValidation(issue: ValidationIssue, context: ValidationContext): Api
   const where = fieldPath(issue.instancePath);
   switch (issue.keyword) {
     case 'required': {
-      const missing = String(issue.params.missingProperty ?? '');
+      const { missingProperty } = issue.params;
+      const missing = typeof missingProperty === 'string' ? missingProperty : '';
       const field = where === '' ? missing : `${where}.${missing}`;
       return new ApiError(400, ErrorCode.missingField, `mandatory field missing: '${field}'`);
     }

@@ -8,7 +8,7 @@ export const documentAutocaptureService: ServiceDefinition = {
   description: 'Document autocapture (Doc 2 B)',
   errorStyle: 'coded',
   jsonAsTextPlain: true,
-  plugin: async (app) => {
+  plugin: (app) => {
     addVersionRoute(app, 'document-autocapture');
   },
 };

@@ -8,7 +8,7 @@ export const documentValidationService: ServiceDefinition = {
   description: 'Document validation (Doc 3 C)',
   errorStyle: 'spring',
   jsonAsTextPlain: false,
-  plugin: async (app) => {
+  plugin: (app) => {
     addVersionRoute(app, 'document-validation');
   },
 };

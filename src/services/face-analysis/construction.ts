@@ -6,6 +6,7 @@ import {
   type FaceKeyPoints,
 } from '../../engines/face/face-alignment.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
+import type { Rotation } from '../../engines/face/rotation.js';
 import type { FaceProfile } from './profile.js';
 import { constructionEyes } from './profile.js';
 
@@ -20,7 +21,7 @@ import { constructionEyes } from './profile.js';
  */
 export async function constructFace(
   imageBytes: Uint8Array,
-  rotation: 0 | 90 | 180 | 270,
+  rotation: Rotation,
   points: Pick<FaceKeyPoints, 'rightEye' | 'leftEye'>,
   profile: FaceProfile,
 ): Promise<Buffer> {

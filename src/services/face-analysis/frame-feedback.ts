@@ -46,7 +46,8 @@ export interface FrameObservation {
  * per failed profile rule (a rule without a mapped code gives `<METRIC>_<STATUS>`).
  *
  * @example
- * frameFeedback({ faceCount: 0, eyes: undefined, statuses: {} }, profile, { width: 480, height: 640 }); // ['NO_FACE_DETECTED']
+ * frameFeedback({ faceCount: 0, eyes: undefined, statuses: {} }, profile, { width: 480, height: 640 });
+ * // ['NO_FACE_DETECTED']
  */
 export function frameFeedback(frame: FrameObservation, profile: FaceProfile, resolution: Resolution): string[] {
   if (frame.faceCount === 0 || frame.eyes === undefined) return ['NO_FACE_DETECTED'];

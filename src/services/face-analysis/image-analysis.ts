@@ -1,10 +1,12 @@
 import { decodeBase64 } from '../../crypto/base64.js';
+import { roundTo } from '../../lib/rounding.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
-import { ImageDecodeError } from '../../engines/face/image-decoding.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-analysis-types.js';
+import type { Rotation } from '../../engines/face/rotation.js';
 import type { FaceMetrics } from '../../engines/face-quality/face-quality.js';
 import { isMetricName, METRICS, type MetricName } from '../../engines/face-quality/metric-catalog.js';
 import { invalidValue } from '../../server/errors/api-error.js';
+import { fromRequestImage } from '../../server/errors/request-image-error.js';
 import { evaluateCompliance } from './compliance.js';
 import { constructFace } from './construction.js';
 import { detectionOptions, selectFaces } from './detection-options.js';
@@ -12,15 +14,21 @@ import type { FaceProfile } from './profile.js';
 import { requireProfile } from './profile-parser.js';
 import type { AnalyzeImageRequest } from './schemas.js';
 
+/** Decimal places of the scores and eye positions in a response. */
+const DIGITS = 4;
+
 /** Nothing to embed: analysis needs landmarks, pose and the quality pass only. */
 const NO_EMBEDDINGS = { views: [], description: false } as const;
 
 interface OutputPlan {
   readonly id: string;
-  readonly profile: FaceProfile | undefined;
-  readonly construct: boolean;
-  /** Metrics to report: the profile's, then the ones asked for; undefined when neither was given. */
-  readonly metrics: readonly MetricName[] | undefined;
+  /**
+   * Metrics to report (the profile's, then the ones asked for) and the profile that judges them;
+   * undefined when neither was given.
+   */
+  readonly report: { readonly metrics: readonly MetricName[]; readonly profile: FaceProfile | undefined } | undefined;
+  /** The profile whose construction geometry places the face, when `performConstruction` asks for it. */
+  readonly construction: FaceProfile | undefined;
 }
 
 interface MetricItem {
@@ -45,7 +53,9 @@ interface FaceOutput {
  * output (docs/face-analysis.md).
  *
  * @example
- * const { images } = await analyzeImages(engine, { images: [{ id: 'a', input: { imageData }, output: [{ id: 'o', metrics: ['SHARPNESS'] }] }] });
+ * const { images } = await analyzeImages(engine, {
+ *   images: [{ id: 'a', input: { imageData }, output: [{ id: 'o', metrics: ['SHARPNESS'] }] }],
+ * });
  * @throws {ApiError} 400 -5 (base64), -6 (any other bad value: parameters, profile, metric name, undecodable image)
  */
 export async function analyzeImages(
@@ -107,15 +117,14 @@ function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][numb
     throw invalidValue(
       `${field}.metrics: unknown metric ${unknown.map((n) => `'${n}'`).join(', ')} (docs/face-analysis.md#metrics lists them)`,
     );
-  const names = [...(profile?.rules.map((r) => r.metric) ?? []), ...(asked as MetricName[])];
+  const names = [...(profile?.rules.map((r) => r.metric) ?? []), ...asked.filter(isMetricName)];
   return {
     id: output.id,
-    profile,
-    construct: output.performConstruction === true,
-    metrics:
+    report:
       profile === undefined && output.metrics === undefined
         ? undefined
-        : names.filter((name, k) => names.indexOf(name) === k),
+        : { metrics: names.filter((name, k) => names.indexOf(name) === k), profile },
+    construction: output.performConstruction === true ? profile : undefined,
   };
 }
 
@@ -126,31 +135,26 @@ function outputPlan(output: AnalyzeImageRequest['images'][number]['output'][numb
  * @example
  * const analysis = await analyze(engine, bytes, 0, 'frames[3].data');
  */
-export async function analyze(
+export function analyze(
   engine: FaceEngine,
   bytes: Uint8Array,
-  rotation: 0 | 90 | 180 | 270,
+  rotation: Rotation,
   field: string,
 ): Promise<WorkerAnalysis> {
-  try {
-    return await engine.analyze(bytes, NO_EMBEDDINGS, { quality: true, rotation });
-  } catch (error) {
-    if (error instanceof ImageDecodeError) throw invalidValue(`${field}: ${error.message}`);
-    throw error;
-  }
+  return fromRequestImage(field, engine.analyze(bytes, NO_EMBEDDINGS, { quality: true, rotation }));
 }
 
 async function faceOutput(
   engine: FaceEngine,
   bytes: Uint8Array,
-  rotation: 0 | 90 | 180 | 270,
+  rotation: Rotation,
   face: AnalyzedFace,
   plan: OutputPlan,
 ): Promise<FaceOutput> {
   let subject: AnalyzedFace | undefined = face;
   let imageData: string | undefined;
-  if (plan.construct) {
-    const constructed = await constructFace(bytes, rotation, face.keyPoints, plan.profile!);
+  if (plan.construction !== undefined) {
+    const constructed = await constructFace(bytes, rotation, face.keyPoints, plan.construction);
     imageData = constructed.toString('base64');
     // The constructed image is analysed on its own; its largest face is the one placed there.
     const again = await engine.analyze(constructed, NO_EMBEDDINGS, { quality: true });
@@ -160,19 +164,27 @@ async function faceOutput(
   const result: FaceOutput = {
     id: plan.id,
     ...(imageData === undefined ? {} : { imageData }),
-    features: (subject?.quality?.features ?? []).map((f) => ({ name: f.name, x: round(f.x), y: round(f.y) })),
+    features: (subject?.quality?.features ?? []).map((f) => ({
+      name: f.name,
+      x: roundTo(f.x, DIGITS),
+      y: roundTo(f.y, DIGITS),
+    })),
   };
-  if (plan.profile !== undefined) {
-    const { isCompliant, statuses } = evaluateCompliance(plan.profile, scores);
+  const { report } = plan;
+  if (report?.profile !== undefined) {
+    const { isCompliant, statuses } = evaluateCompliance(report.profile, scores);
     result.isCompliant = isCompliant;
-    result.metrics = metricItems(plan.metrics!, scores, statuses);
-  } else if (plan.metrics !== undefined) {
-    result.metrics = metricItems(plan.metrics, scores, {});
+    result.metrics = metricItems(report.metrics, scores, statuses);
+  } else if (report !== undefined) {
+    result.metrics = metricItems(report.metrics, scores, {});
   }
   return result;
 }
 
-/** A metric that could not be measured has no score to report and is left out (a required one still fails the profile). */
+/**
+ * A metric that could not be measured has no score to report and is left out (a required one still
+ * fails the profile).
+ */
 function metricItems(
   names: readonly MetricName[],
   scores: FaceMetrics,
@@ -185,14 +197,10 @@ function metricItems(
     return [
       {
         name,
-        score: round(score),
+        score: roundTo(score, DIGITS),
         ...(status === undefined ? {} : { complianceStatus: status }),
         category: METRICS[name].category,
       },
     ];
   });
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
 }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { decryptJsonEnvelope } from '../../crypto/envelope.js';
 import { adminConfirmation } from '../../server/admin-confirmation.js';
 import { invalidValue } from '../../server/errors/api-error.js';
-import { CodedError } from '../../server/schemas/coded-error.js';
+import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { checkBody } from '../../server/validation.js';
@@ -25,14 +25,13 @@ import {
 import { autocaptureVideo } from './video-autocapture.js';
 
 const SERVICE = 'face-analysis';
-const errors = { '4xx': CodedError, '5xx': CodedError };
 /** The operator's code travels in a header: the spec's shutdown has no body. */
 const CONFIRM_HEADER = 'x-veriport-confirm';
 
-async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
+function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   addVersionRoute(app, SERVICE);
-  const confirmation = adminConfirmation({ code: deps.adminConfirmCode });
+  const confirmation = adminConfirmation({ code: deps.config.adminConfirmCode });
 
   scope.post(
     '/analyzeImage',
@@ -84,7 +83,7 @@ async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencie
         response: { 200: CalculateRoiResponse, ...errors },
       },
     },
-    async (request) => calculateRoi(requireProfile(request.body.profile.xml, 'profile.xml'), request.body.resolution),
+    (request) => calculateRoi(requireProfile(request.body.profile.xml, 'profile.xml'), request.body.resolution),
   );
   scope.post(
     '/validateProfile',
@@ -95,7 +94,7 @@ async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencie
         response: { 200: ValidateProfileResponse, ...errors },
       },
     },
-    async (request) => ({ profileErrors: [...validateProfile(request.body.profile.xml)] }),
+    (request) => ({ profileErrors: [...validateProfile(request.body.profile.xml)] }),
   );
   scope.post(
     '/shutdown',
@@ -108,7 +107,7 @@ async function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencie
     async (request, reply) => {
       const header = request.headers[CONFIRM_HEADER];
       const confirm = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : Number.NaN;
-      if (deps.adminConfirmCode !== undefined && Number.isNaN(confirm))
+      if (deps.config.adminConfirmCode !== undefined && Number.isNaN(confirm))
         throw invalidValue(`the ${CONFIRM_HEADER} header must carry the server's confirmation code`);
       confirmation.check(confirm, 'shutdown');
       request.log.warn('shutdown requested through the face-analysis service');

@@ -24,7 +24,10 @@ const MAX_ERRORS = 100;
  * metric's range, and a missing or invalid construction.
  *
  * @example
- * const parsed = parseProfile('<faceProfile name="p"><construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/><metric name="HEAD_POSE_YAW" min="-8" max="8"/></faceProfile>');
+ * const parsed = parseProfile(
+ *   '<faceProfile name="p"><construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/>' +
+ *     '<metric name="HEAD_POSE_YAW" min="-8" max="8"/></faceProfile>',
+ * );
  * if ('errors' in parsed) return { profileErrors: parsed.errors };
  */
 export function parseProfile(xml: string): ParsedProfile {
@@ -36,7 +39,7 @@ export function parseProfile(xml: string): ParsedProfile {
     return { errors: [`${col === undefined ? `line ${line}` : `line ${line}, column ${col}`}: malformed XML: ${msg}`] };
   }
   const reader = new ProfileReader();
-  const profile = reader.read(toElements(parser.parse(text) as XmlNode[], locator(text)));
+  const profile = reader.read(toElements(xmlNodes(parser.parse(text)), locator(text)));
   const { errors } = reader;
   if (errors.length > MAX_ERRORS)
     return { errors: [...errors.slice(0, MAX_ERRORS), `… and ${errors.length - MAX_ERRORS} more errors`] };
@@ -64,10 +67,44 @@ const parser = new XMLParser({
   ignorePiTags: true,
   captureMetaData: true,
 });
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+const META = metaDataKey();
 
-/** fast-xml-parser's ordered output: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
-type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string>; [META]?: { startIndex?: number } };
+/**
+ * One node of fast-xml-parser's ordered output: `{ tag: children, ':@': attributes }` or
+ * `{ '#text': text }`, with the node's metadata (`startIndex`) under {@link META}.
+ */
+type XmlNode = Readonly<Record<string | symbol, unknown>>;
+
+/** The key of a node's metadata: a symbol (the library falls back to a property name without Symbol). */
+function metaDataKey(): symbol {
+  const key: unknown = XMLParser.getMetaDataSymbol();
+  if (typeof key !== 'symbol') throw new Error('fast-xml-parser gives no metadata symbol');
+  return key;
+}
+
+/** The parser's output (typed `any`) checked as a list of nodes. */
+function xmlNodes(value: unknown): XmlNode[] {
+  if (!Array.isArray(value) || !value.every((node) => isObject(node)))
+    throw new Error('fast-xml-parser gave no list of nodes');
+  return value;
+}
+
+function isObject(value: unknown): value is Readonly<Record<string | symbol, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A node's attributes: strings, as `parseAttributeValue: false` leaves them. */
+function attributesOf(node: XmlNode): Record<string, string> {
+  const attributes = node[':@'];
+  if (attributes === undefined) return {};
+  if (!isObject(attributes)) throw new Error('fast-xml-parser gave attributes that are not an object');
+  const strings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (typeof value !== 'string') throw new Error(`fast-xml-parser gave attribute ${name} as ${typeof value}`);
+    strings[name] = value;
+  }
+  return strings;
+}
 
 interface Element {
   readonly name: string;
@@ -87,15 +124,16 @@ function toElements(
   for (const node of nodes) {
     const name = Object.keys(node).find((key) => key !== ':@');
     if (name === undefined || name === '#text' || name.startsWith('?')) continue;
-    const start = node[META]?.startIndex;
+    const meta = node[META];
+    const start = isObject(meta) && typeof meta.startIndex === 'number' ? meta.startIndex : undefined;
     const at = start === undefined ? parentAt : locate(start);
-    const content = node[name] as XmlNode[];
+    const content = xmlNodes(node[name]);
     const text = content
       .map((child) => child['#text'])
-      .filter((value) => value !== undefined)
+      .filter((value) => typeof value === 'string')
       .join(' ')
       .trim();
-    elements.push({ name, attributes: node[':@'] ?? {}, children: toElements(content, locate, at), text, at });
+    elements.push({ name, attributes: attributesOf(node), children: toElements(content, locate, at), text, at });
   }
   return elements;
 }

@@ -117,7 +117,7 @@ function regionMargins(profile: FaceProfile): Margins {
   };
 }
 
-/** Rounds down to whole pixels, forgiving floating-point error just under a whole number, at least 1 and at most `limit`. */
+/** Rounds down to whole pixels (forgiving floating-point error just under a whole number), from 1 to `limit`. */
 function wholePixels(value: number, limit: number): number {
   return Math.min(Math.floor(limit), Math.max(1, Math.floor(value + 1e-6)));
 }

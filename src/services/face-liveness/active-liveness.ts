@@ -1,5 +1,5 @@
 import type { FaceEngine } from '../../engines/face/face-engine.js';
-import type { AnalyzedFace } from '../../engines/face/face-worker.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-analysis-types.js';
 import { planarResidual } from '../../engines/liveness/planar-motion.js';
 import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import { iadSignals } from '../../engines/liveness/iad-signals.js';
@@ -56,7 +56,7 @@ export interface ActiveLivenessResult {
  * `checkLiveness`; each active request must show the asked head turn (at least
  * MIN_HEAD_TURN_DEGREES from its first frame, in the asked direction) with the parallax of a 3-D
  * head (MIN_TURN_PARALLAX), by the same person as the passive frames, with the injection signals
- * passing on the active frames.
+ * passing on the active frames. Analyses the frames, then decides with {@link decideActiveLiveness}.
  *
  * @example
  * const result = await assessActiveLiveness(engine, passive, [up, down], context);
@@ -68,43 +68,72 @@ export async function assessActiveLiveness(
   actives: readonly LivenessRequest[],
   context: LivenessContext,
 ): Promise<ActiveLivenessResult> {
-  const [passiveFrames, ...activeFrames] = await Promise.all(
-    [passive, ...actives].map((r) => analyzeFrames(engine, r, FACE_ALGORITHMS.F200.embeddings.views)),
-  );
-  const passiveResult = decidePassiveLiveness(passive, passiveFrames!, context);
+  const analyze = (request: LivenessRequest) => analyzeFrames(engine, request, FACE_ALGORITHMS.F200.embeddings.views);
+  const [passiveFrames, activeFrames] = await Promise.all([analyze(passive), Promise.all(actives.map(analyze))]);
+  return decideActiveLiveness(passive, passiveFrames, actives, activeFrames, context);
+}
+
+/**
+ * The decision of {@link assessActiveLiveness} on frames already analysed: `passiveFrames` are the
+ * passive request's frames, `activeFrames[i]` those of `actives[i]` (an active workflow each).
+ *
+ * @example
+ * const result = decideActiveLiveness(passive, passiveFrames, [up, down], [upFrames, downFrames], context);
+ * result.details.active_liveness.feedback; // ['FLAT_HEAD_MOVEMENT'] for a photo turned in front of the camera
+ */
+export function decideActiveLiveness(
+  passive: LivenessRequest,
+  passiveFrames: readonly WorkerAnalysis[],
+  actives: readonly LivenessRequest[],
+  activeFrames: ReadonlyArray<readonly WorkerAnalysis[]>,
+  context: LivenessContext,
+): ActiveLivenessResult {
+  if (activeFrames.length !== actives.length)
+    throw new Error(`${actives.length} active requests but ${activeFrames.length} frame analyses`);
+  const passiveResult = decidePassiveLiveness(passive, passiveFrames, context);
 
   const feedback = new Set<string>();
-  const reference = passiveFrames!
-    .map((f) => subjectOf(f, passive, new Set()))
-    .find((s) => s?.recognitionViews[0] !== undefined);
+  const { index: referenceIndex, face: reference } = referenceFace(passive, passiveFrames);
   let movesMade = true;
   const allSubjects: Array<AnalyzedFace | undefined> = [];
-  actives.forEach((request, i) => {
-    const subjects = activeFrames[i]!.map((frame) => subjectOf(frame, request, feedback));
+  for (const [i, request] of actives.entries()) {
+    const frames = activeFrames[i];
+    if (frames === undefined) throw new Error(`no frame analysis for active request ${i}`);
+    const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
     allSubjects.push(...subjects);
-    const move = MOVES[request.workflow.move!];
+    const move = moveOf(request);
     const faces = subjects.filter((s): s is AnalyzedFace => s !== undefined);
-    const turns = faces.map((f) => (move.sign * (f.pose[move.axis] - faces[0]!.pose[move.axis]) * 180) / Math.PI);
-    const most = turns.indexOf(Math.max(...turns.slice(1)));
-    const turn = faces.length < 2 ? 0 : turns[most]!;
+    const [first] = faces;
+    const turns =
+      first === undefined
+        ? []
+        : faces.map((f) => (move.sign * (f.pose[move.axis] - first.pose[move.axis]) * 180) / Math.PI);
+    // The frame turned furthest from the first one (none with fewer than two faces).
+    const most = faces.length < 2 ? -1 : turns.indexOf(Math.max(...turns.slice(1)));
+    const turned = faces[most];
+    const turn = turns[most] ?? 0;
     if (turn < MIN_HEAD_TURN_DEGREES) {
       movesMade = false;
       feedback.add(Math.min(...turns) <= -MIN_HEAD_TURN_DEGREES ? 'WRONG_HEAD_MOVEMENT' : 'HEAD_MOVEMENT_NOT_DETECTED');
     } else if (
-      planarResidual(faces[0]!.mesh, faces[most]!.mesh, faces[0]!.liveness?.interEyePixels ?? 1) < MIN_TURN_PARALLAX
+      first !== undefined &&
+      turned !== undefined &&
+      planarResidual(first.mesh, turned.mesh, first.liveness?.interEyePixels ?? 1) < MIN_TURN_PARALLAX
     ) {
       // The landmarks moved as one plane: a picture turned in front of the camera, not a head.
       movesMade = false;
       feedback.add('FLAT_HEAD_MOVEMENT');
     }
-  });
-  // The active frames must show the passive frames' person: the first passive face leads the list.
-  const frames = [...passiveFrames!.slice(0, 1), ...activeFrames.flat()];
+  }
+  // The active frames must show the passive frames' person: the reference face leads the list, with
+  // the frame and bytes it was found in, so every signal pairs a face with its own picture.
+  const referenceFrames = passiveFrames.slice(referenceIndex, referenceIndex + 1);
+  const referenceBytes = passive.frames.slice(referenceIndex, referenceIndex + 1).map((f) => f.bytes);
   const signals = iadSignals(
     {
-      frames,
+      frames: [...referenceFrames, ...activeFrames.flat()],
       subjects: [reference, ...allSubjects],
-      frameBytes: [passive.frames[0]!.bytes, ...actives.flatMap((r) => r.frames.map((f) => f.bytes))],
+      frameBytes: [...referenceBytes, ...actives.flatMap((r) => r.frames.map((f) => f.bytes))],
       deviceNames: passive.deviceNames,
       sameIdentityScore: sameIdentityScore(),
     },
@@ -133,4 +162,25 @@ export async function assessActiveLiveness(
     score_frr: passiveResult.score_frr,
     details: { passive_liveness: passiveResult, active_liveness: activeResult },
   };
+}
+
+/**
+ * The first passive frame whose subject face has a recognition embedding, and that face; frame 0 and
+ * no face when none has one.
+ */
+function referenceFace(
+  passive: LivenessRequest,
+  frames: readonly WorkerAnalysis[],
+): { index: number; face: AnalyzedFace | undefined } {
+  for (const [index, frame] of frames.entries()) {
+    const face = subjectOf(frame, passive, new Set());
+    if (face?.recognitionViews[0] !== undefined) return { index, face };
+  }
+  return { index: 0, face: undefined };
+}
+
+function moveOf(request: LivenessRequest): (typeof MOVES)[HeadMove] {
+  const { move, name } = request.workflow;
+  if (move === undefined) throw new Error(`workflow ${name} asks for no head move: it is not an active workflow`);
+  return MOVES[move];
 }

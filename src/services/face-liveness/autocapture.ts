@@ -1,9 +1,12 @@
-import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-worker.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../../engines/face/face-analysis-types.js';
 import { cropTransform, sampleCrop, type CropGeometry } from '../../engines/face/face-alignment.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../../engines/face/image-decoding.js';
+import type { Rotation } from '../../engines/face/rotation.js';
 import sharp from 'sharp';
 import { selectSubjectFace } from '../../engines/face/face-selection.js';
+import type { LivenessRequest } from '../../engines/liveness/liveness-request.js';
 import { ANY_SIZE, QUALITY_GATES } from '../../engines/liveness/passive-liveness.js';
+import type { WorkflowData } from './schemas.js';
 
 /**
  * Autocapture feedback limits for a selfie frame (docs/liveness.md). Positions are shares of the frame
@@ -44,7 +47,7 @@ export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedba
       feedback: [...feedback, subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'],
       face: undefined,
     };
-  const face = subject.face as AnalyzedFace;
+  const face = subject.face;
   const [x, y, w, h] = face.box;
   const width = w / frame.width;
   if (width < CAPTURE_LIMITS.minFaceWidth) feedback.push('FACE_TOO_FAR');
@@ -96,7 +99,7 @@ const PORTRAIT_GEOMETRY: CropGeometry = { eyeY: 0.4, eyeToMouth: 0.2, levelAbove
 export async function constructPortrait(
   frameBytes: Uint8Array,
   face: AnalyzedFace,
-  rotation: 0 | 90 | 180 | 270,
+  rotation: Rotation,
 ): Promise<Buffer> {
   const image = await decodeImage(frameBytes, { ...DEFAULT_DECODE_OPTIONS, rotation });
   const crop = sampleCrop(image, cropTransform(face.keyPoints, PORTRAIT_SIZE, PORTRAIT_GEOMETRY));
@@ -105,4 +108,53 @@ export async function constructPortrait(
   })
     .jpeg({ quality: 90 })
     .toBuffer();
+}
+
+/** The `autocapture_result` of `/analyze`. */
+export interface AutocaptureResult {
+  /** base64 JPEG: the best frame as sent, or the portrait built from it; '' when no frame has a face. */
+  captured_frame: string;
+  captured_frame_is_constructed: boolean;
+  /** The best frame's feedback codes, or every frame's (each once) when none has a face. */
+  feedback: string[];
+}
+
+/**
+ * The autocapture part of `/analyze`: the best of the analysed frames ({@link bestFrame}), as sent or,
+ * when `perform_construction` asks for it, as a constructed portrait, with its feedback codes.
+ *
+ * @example
+ * const autocapture = await autocaptureResult(frames, request, body.video.workflow_data);
+ * autocapture.feedback; // [] when the captured frame is fit
+ */
+export async function autocaptureResult(
+  frames: readonly WorkerAnalysis[],
+  request: LivenessRequest,
+  data: WorkflowData,
+): Promise<AutocaptureResult> {
+  const best = bestFrame(frames.map(frameFeedback));
+  const constructFrom = data.perform_construction === true ? best?.face : undefined;
+  let captured = '';
+  if (best !== undefined) {
+    captured =
+      constructFrom === undefined
+        ? frameAt(data.frames, best.index).data
+        : (
+            await constructPortrait(frameAt(request.frames, best.index).bytes, constructFrom, request.rotation)
+          ).toString('base64');
+  }
+  return {
+    captured_frame: captured,
+    captured_frame_is_constructed: constructFrom !== undefined,
+    feedback:
+      best?.feedback ??
+      frames.flatMap((f, i) => frameFeedback(f, i).feedback).filter((code, i, all) => all.indexOf(code) === i),
+  };
+}
+
+/** The frame `bestFrame` chose: the request and its analyses have one entry per frame, in order. */
+function frameAt<T>(frames: readonly T[], index: number): T {
+  const frame = frames[index];
+  if (frame === undefined) throw new Error(`frame ${index} of ${frames.length} chosen for capture does not exist`);
+  return frame;
 }

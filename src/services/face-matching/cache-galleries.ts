@@ -91,7 +91,10 @@ export class CacheGalleries {
     return removed;
   }
 
-  /** Applies a change made by this process if the memory copy was current just before it; otherwise the next read reloads. */
+  /**
+   * Applies a change made by this process if the memory copy was current just before it; otherwise
+   * the next read reloads.
+   */
   private applyInPlace(cache: string, generation: number, change: (c: MutableCache) => void): void {
     const held = this.caches.get(cache);
     if (held && held.generation === generation - 1) {

@@ -4,9 +4,9 @@ import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '.
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { EmbeddingOptions } from '../../engines/face/face-pipeline.js';
 import { selectSubjectFace } from '../../engines/face/face-selection.js';
-import { ImageDecodeError } from '../../engines/face/image-decoding.js';
 import { decodeTemplate, encodeTemplate, TemplateFormatError } from '../../engines/templates/template-codec.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
+import { fromRequestImage } from '../../server/errors/request-image-error.js';
 import type { FaceSample, Workflow } from './schemas.js';
 
 /** Unit vectors of one face, per algorithm; an imported template has only its own algorithm's. */
@@ -49,24 +49,19 @@ export async function faceVectors(
 ): Promise<FaceVectors> {
   const image = sample.VISIBLE_FRONTAL;
   const template = sample.import;
-  if (image !== undefined && template !== undefined)
-    throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
-  if (image === undefined && template === undefined) {
+  if (template !== undefined) {
+    if (image !== undefined) throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
+    return importedVectors(template, field);
+  }
+  if (image === undefined) {
     throw new ApiError(
       400,
       ErrorCode.missingField,
       `mandatory field missing: '${field}.VISIBLE_FRONTAL' or '${field}.import'`,
     );
   }
-  if (template !== undefined) return importedVectors(template, field);
-  const bytes = decodeBase64(image!, `${field}.VISIBLE_FRONTAL`);
-  let analysis;
-  try {
-    analysis = await engine.analyze(bytes, embeddingsFor(algorithms));
-  } catch (error) {
-    if (error instanceof ImageDecodeError) throw invalidValue(`${field}.VISIBLE_FRONTAL: ${error.message}`);
-    throw error;
-  }
+  const bytes = decodeBase64(image, `${field}.VISIBLE_FRONTAL`);
+  const analysis = await fromRequestImage(`${field}.VISIBLE_FRONTAL`, engine.analyze(bytes, embeddingsFor(algorithms)));
   const subject = selectSubjectFace(analysis.faces);
   if (!subject.ok) throw invalidValue(`${field}.VISIBLE_FRONTAL: ${subject.message}`);
   const vectors: FaceVectors = {};

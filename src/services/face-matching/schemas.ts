@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CodedError } from '../../server/schemas/coded-error.js';
+import { errorResponses } from '../../server/schemas/coded-error.js';
 import { Base64 } from '../../server/schemas/encrypted-request.js';
 
 /** A face given as an image or as a template: exactly one of the two members. */
@@ -55,6 +55,7 @@ export const AddBatchBody = Type.Array(Encounter, {
   description: 'encounters of template form (import), added all or none',
   maxItems: 100_000,
 });
+export type AddBatchBody = Static<typeof AddBatchBody>;
 
 export const DeleteBody = Type.Object({ id: EncounterId });
 
@@ -84,6 +85,7 @@ export const IdentifyPartialBody = Type.Object({
 export type IdentifyPartialBody = Static<typeof IdentifyPartialBody>;
 
 export const ExportBody = Type.Object({ encounter: FaceSample, workflow: Type.Optional(Workflow) });
+export type ExportBody = Static<typeof ExportBody>;
 
 export const CompareBody = Type.Object({
   metadata: Type.Optional(Type.Object({ value: Type.Optional(Metadata) }, { additionalProperties: true })),
@@ -91,6 +93,7 @@ export const CompareBody = Type.Object({
   gallery: FaceSample,
   workflow: Type.Optional(Workflow),
 });
+export type CompareBody = Static<typeof CompareBody>;
 
 export const VerifyBody = Type.Object({
   metadata: Type.Optional(Metadata),
@@ -98,6 +101,7 @@ export const VerifyBody = Type.Object({
   workflow: Type.Optional(Workflow),
   id: EncounterId,
 });
+export type VerifyBody = Static<typeof VerifyBody>;
 
 const FiniteNumber = Type.Number({ minimum: 0, description: 'scoreFmr (-log10 FMR), not score' });
 
@@ -116,14 +120,12 @@ export const FuseScoresForIdentificationBody = Type.Object({
   ),
 });
 
-const errors = { '4xx': CodedError, '5xx': CodedError };
-
 export const ScoreResponse = {
   200: Type.Object({
     score: Type.Number({ description: 'cosine similarity' }),
     scorePercent: Type.Number({ description: 'calibrated 0-100 (docs/scores.md)' }),
   }),
-  ...errors,
+  ...errorResponses,
 };
 
 export const IdentifyResponse = {
@@ -133,20 +135,20 @@ export const IdentifyResponse = {
     ),
     recordErrors: Type.Array(Type.Object({ id: Type.String(), error: Type.String() })),
   }),
-  ...errors,
+  ...errorResponses,
 };
 
-export const IdResponse = { 200: Type.Object({ id: Type.String() }), ...errors };
-export const IdListResponse = { 200: Type.Array(Type.String()), ...errors };
-export const EmptyResponse = { 200: Type.String({ description: 'empty string' }), ...errors };
+export const IdResponse = { 200: Type.Object({ id: Type.String() }), ...errorResponses };
+export const IdListResponse = { 200: Type.Array(Type.String()), ...errorResponses };
+export const EmptyResponse = { 200: Type.String({ description: 'empty string' }), ...errorResponses };
 export const ConfirmResponse = {
   200: Type.Object({ confirm: Type.Integer({ description: 'number of encounters removed' }) }),
-  ...errors,
+  ...errorResponses,
 };
-export const TextResponse = { 200: Type.String(), ...errors };
+export const TextResponse = { 200: Type.String(), ...errorResponses };
 export const ExportResponse = {
   200: Type.Object({ export: Type.String({ description: 'template, base64' }) }),
-  ...errors,
+  ...errorResponses,
 };
 export const AlgorithmExportResponse = {
   200: Type.Object({
@@ -154,12 +156,12 @@ export const AlgorithmExportResponse = {
       description: 'face type -> algorithm -> template (base64)',
     }),
   }),
-  ...errors,
+  ...errorResponses,
 };
-export const ScoreFusedResponse = { 200: Type.Object({ scoreFused: Type.Number() }), ...errors };
+export const ScoreFusedResponse = { 200: Type.Object({ scoreFused: Type.Number() }), ...errorResponses };
 export const ScoresFusedResponse = {
   200: Type.Object({
     scoresFused: Type.Array(Type.Object({ fusedScoreFpir: Type.Number(), fusedScoreFpirPercent: Type.Number() })),
   }),
-  ...errors,
+  ...errorResponses,
 };

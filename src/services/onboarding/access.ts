@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { ApiError } from '../../server/errors/api-error.js';
 import type { Customer, CustomersRepository } from '../../store/customers.js';
-import { customerOfRealm, issuerOf, TOKEN_AUDIENCE } from './realm.js';
+import { CUSTOMER_CLAIM, issuerOf, TOKEN_AUDIENCE } from './realm.js';
 import type { TokenSigner } from './token-signer.js';
 
 /** A refused onboarding call: answered 401 in the service's error style; the reason never holds a secret. */
@@ -18,8 +18,8 @@ export type VerifyAccess = (request: FastifyRequest) => Promise<Customer>;
 
 /**
  * Builds the check the onboarding calls share: the bearer token must be an RS256 JWT signed by a
- * published key (by `kid`), unexpired, for the onboarding audience, issued by its realm on this
- * server; the API key must be active; and both must belong to the same customer.
+ * published key (by `kid`), unexpired, for the onboarding audience, naming a customer and issued by
+ * that customer's realm on this server; the API key must be active; and both must belong to that customer.
  *
  * @example
  * const verifyAccess = accessVerifier({ customers, signer, publicUrl: config.publicUrl });
@@ -37,27 +37,27 @@ export function accessVerifier(options: {
     const apiKey = request.headers.apikey;
     if (typeof apiKey !== 'string' || apiKey === '') throw new AccessDeniedError('missing apikey header');
 
-    let realm: unknown;
+    let customerName: unknown;
     let issuer: unknown;
     try {
       const { payload } = await jwtVerify(bearer, await signer.keyResolver(), {
         algorithms: ['RS256'],
         audience: TOKEN_AUDIENCE,
       });
-      ({ realm, iss: issuer } = payload);
+      customerName = payload[CUSTOMER_CLAIM];
+      issuer = payload.iss;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) throw new AccessDeniedError(`invalid bearer token (${error.code})`);
       throw error;
     }
-    if (typeof realm !== 'string' || customerOfRealm(`${realm}-consumers`) !== realm)
-      throw new AccessDeniedError('token has no realm');
-    // The issuer pins the token to this server and to the realm named in it.
-    if (issuer !== issuerOf(realm, request, publicUrl))
+    if (typeof customerName !== 'string' || customerName === '') throw new AccessDeniedError('token names no customer');
+    // The issuer pins the token to this server and to the customer's realm.
+    if (issuer !== issuerOf(customerName, request, publicUrl))
       throw new AccessDeniedError('token issued by another realm or server');
     const keyOwner = await customers.customerOfApiKey(apiKey);
     if (keyOwner === undefined) throw new AccessDeniedError('unknown or revoked api key');
-    if (keyOwner !== realm) throw new AccessDeniedError('api key and token belong to different customers');
-    const customer = await customers.find(realm);
+    if (keyOwner !== customerName) throw new AccessDeniedError('api key and token belong to different customers');
+    const customer = await customers.find(customerName);
     if (customer === undefined) throw new AccessDeniedError('customer no longer exists');
     return customer;
   };

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { CodedError } from '../../server/schemas/coded-error.js';
+import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import type { AuthenticationFlow } from './authentication.js';
 import { customerOf } from './authenticated-scope.js';
 import {
@@ -11,8 +11,6 @@ import {
   VerifyFaceRequest,
   VerifyFaceResponse,
 } from './schemas.js';
-
-const errors = { '4xx': CodedError, '5xx': CodedError };
 
 /**
  * Doc 1 endpoints 10-12, client-initiated paths (the QR-flow paths reuse the same flow later). Mount

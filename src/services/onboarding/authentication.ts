@@ -4,7 +4,7 @@ import { clientError } from '../../server/errors/api-error.js';
 import type { Authentication, AuthenticationState } from '../../store/onboarding-authentications.js';
 import type { OnboardingUser } from '../../store/onboarding-users.js';
 import { matchEnrolledFace } from './enrolled-face.js';
-import { checkFaceSample, livenessSummary } from './face-check.js';
+import { livenessSummary } from './face-check.js';
 import { deviceSecretContext, type OnboardingContext } from './onboarding-context.js';
 import type { AuthenticateRequest, VerifyDeviceRequest, VerifyFaceRequest } from './schemas.js';
 
@@ -177,11 +177,7 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
       if (auth.finalCheck !== 'verifyFace')
         throw clientError(409, `this authentication's final check is ${auth.finalCheck}, not verifyFace`);
       const policy = await ctx.policies.get(customer);
-      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, {
-        workflow: policy.livenessWorkflow,
-        privateKey: ctx.privateKey,
-        context: ctx.liveness(ctx.now().getTime()),
-      });
+      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow);
       // No match is run for a sample that is not live: a score would let an attacker rank photos.
       const match =
         check.live && check.template !== undefined ? matchEnrolledFace(ctx, user, check.template) : undefined;

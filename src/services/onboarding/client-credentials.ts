@@ -12,12 +12,14 @@ export interface ClientCredentials {
  * the form fields; both at once is refused, as §2.3 allows only one method per request.
  *
  * @example
- * clientCredentials('Basic ' + btoa('app:secret'), {}, 'acme-consumers'); // { clientId: 'app', clientSecret: 'secret', via: 'basic' }
+ * clientCredentials('Basic ' + btoa('app:secret'), {}, 'acme-consumers');
+ * // { clientId: 'app', clientSecret: 'secret', via: 'basic' }
  * @throws {OAuthError} invalid_request or invalid_client
  */
 export function clientCredentials(
   authorization: string | undefined,
   form: Readonly<Record<string, string>>,
+  /** The realm a refused Basic authentication names in `WWW-Authenticate`. */
   realm: string,
 ): ClientCredentials {
   const inForm = form.client_secret !== undefined;

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CodedError } from '../../server/schemas/coded-error.js';
+import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import { customerOf } from './authenticated-scope.js';
 import type { EnrollmentFlow } from './enrollment.js';
 import {
@@ -12,8 +12,6 @@ import {
   EnrollRequest,
   EnrollResponse,
 } from './schemas.js';
-
-const errors = { '4xx': CodedError, '5xx': CodedError };
 
 /**
  * Doc 1 endpoints 2-5: the public key for the face data, then enroll, adddevice and addFace. Mount

@@ -5,7 +5,7 @@ import { clientError, invalidValue } from '../../server/errors/api-error.js';
 import type { Enrollment } from '../../store/onboarding-enrollments.js';
 import type { DeviceBinding } from '../../store/onboarding-users.js';
 import { matchEnrolledFace, sealFaceTemplate } from './enrolled-face.js';
-import { checkFaceSample, livenessSummary } from './face-check.js';
+import { livenessSummary } from './face-check.js';
 import { deviceSecretContext, type OnboardingContext } from './onboarding-context.js';
 import type { AddDeviceRequest, AddFaceRequest, EnrollRequest } from './schemas.js';
 
@@ -164,22 +164,16 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
       const enrollment = await openEnrollment(customer, body.enrollmentToken, 'pending', 'addFace');
       const { username } = enrollment.user;
       const policy = await ctx.policies.get(customer);
-      const check = await checkFaceSample(ctx.faceEngine(), body.faceLivenessData, {
-        workflow: policy.livenessWorkflow,
-        privateKey: ctx.privateKey,
-        context: ctx.liveness(ctx.now().getTime()),
-      });
+      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow);
       const livenessResults = livenessSummary(check.liveness);
 
+      const { template } = check;
       let failure: string | undefined;
       if (!check.live) failure = `face sample not live (${check.liveness.decision})`;
-      else if (check.template === undefined) failure = 'no usable face in the sample';
+      else if (template === undefined) failure = 'no usable face in the sample';
       else if (!enrollment.codePresented) {
         const existing = await ctx.users.find(customer, username);
-        if (
-          existing !== undefined &&
-          matchEnrolledFace(ctx, existing, check.template).scoreFmr < policy.matchFmrScore
-        ) {
+        if (existing !== undefined && matchEnrolledFace(ctx, existing, template).scoreFmr < policy.matchFmrScore) {
           failure = 're-enrollment: the face does not match the enrolled user; start again with the registrationCode';
         }
       }
@@ -201,13 +195,17 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
         return { livenessResult: check.live, enrollmentStatus: status, registrationCode: '', livenessResults, message };
       }
 
+      const { device } = enrollment;
+      // Both hold here: only bindDevice makes an enrollment pending, and a passed check had a template.
+      if (device === undefined || template === undefined)
+        throw new Error('addFace: a pending enrollment without a device, or a passed face check without a template');
       const registrationCode = randomSecret();
       const completed = await ctx.enrollments.complete(
         customer,
         enrollment.tokenHash,
         {
-          device: enrollment.device!,
-          sealedFaceTemplate: sealFaceTemplate(ctx, customer, username, check.template!),
+          device,
+          sealedFaceTemplate: sealFaceTemplate(ctx, customer, username, template),
           registrationCodeHash: sha256Hex(registrationCode),
         },
         ctx.now(),
@@ -219,7 +217,7 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
         event: 'addFace',
         outcome: 'success',
         detail: 'enrollment complete',
-        deviceId: enrollment.device?.deviceId,
+        deviceId: device.deviceId,
       });
       return { livenessResult: true, enrollmentStatus: STATUS.complete, registrationCode, livenessResults };
     },

@@ -58,7 +58,13 @@ export async function checkFaceSample(
   };
 }
 
-/** The liveness part of an onboarding response: decision, feedback and score_frr only (no PAD or IAD detail for a client to tune an attack against). */
+/**
+ * The liveness part of an onboarding response: decision, feedback and score_frr only (no PAD or IAD
+ * detail for a client to tune an attack against).
+ *
+ * @example
+ * livenessSummary(check.liveness).video.liveness_result.decision; // 'LIVE'
+ */
 export function livenessSummary(result: LivenessResult): {
   video: { liveness_result: { decision: string; feedback: string[]; score_frr: number } };
 } {
@@ -67,7 +73,10 @@ export function livenessSummary(result: LivenessResult): {
   };
 }
 
-/** A frame's `data` is a `{key, iv, p}` envelope (DESIGN.md §5), as JSON text or as base64 of it; it opens to the image bytes. */
+/**
+ * A frame's `data` is a `{key, iv, p}` envelope (DESIGN.md §5), as JSON text or as base64 of it; it
+ * opens to the image bytes.
+ */
 function envelopeFrameReader(privateKey: KeyObject): FrameReader {
   return (data, field) => {
     const text = data.trimStart().startsWith('{') ? data : Buffer.from(data, 'base64').toString('utf8');

@@ -12,7 +12,10 @@ import { onboardingContext } from './onboarding-context.js';
 import { tokenSigner } from './token-signer.js';
 import { tokenRoutes } from './token-routes.js';
 
-/** Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment and client-initiated authentication. */
+/**
+ * Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment and
+ * client-initiated authentication.
+ */
 export const onboardingService: ServiceDefinition = {
   name: 'onboarding',
   prefix: '',
@@ -23,14 +26,15 @@ export const onboardingService: ServiceDefinition = {
     addVersionRoute(app, 'onboarding');
     const customers = customersRepository(deps.store.db);
     const signer = tokenSigner(signingKeysRepository(deps.store.db), deps.config.tokenTtlSeconds);
-    await tokenRoutes(app, deps, customers, signer);
+    tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
     const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
     // Every call below carries the bearer token and the API key of one customer.
-    await app.register(async (scope) => {
+    await app.register((scope, _options, done) => {
       requireAccess(scope, verifyAccess);
       enrollmentRoutes(scope, enrollmentFlow(context), deps.serverKeys.publicKeyPem);
       authenticationRoutes(scope, authenticationFlow(context));
+      done();
     });
   },
 };

@@ -1,7 +1,5 @@
-import type { KeyObject } from 'node:crypto';
-import { templateSealer, type TemplateSealer } from '../../crypto/template-sealing.js';
-import type { FaceEngine } from '../../engines/face/face-engine.js';
-import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
+import type { TemplateSealer } from '../../crypto/template-sealing.js';
+import { livenessContext } from '../../engines/liveness/passive-liveness.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import {
   onboardingAuthenticationsRepository,
@@ -14,8 +12,13 @@ import {
 import { onboardingEventsRepository, type OnboardingEventsRepository } from '../../store/onboarding-events.js';
 import { onboardingPoliciesRepository, type OnboardingPoliciesRepository } from '../../store/onboarding-policies.js';
 import { onboardingUsersRepository, type OnboardingUsersRepository } from '../../store/onboarding-users.js';
+import { checkFaceSample, type FaceCheck } from './face-check.js';
+import type { FaceLivenessData } from './schemas.js';
 
-/** What the enrollment and authentication flows work with: their repositories, keys, engine and clock. */
+/**
+ * What the enrollment and authentication flows work with: their repositories, sealer, face check and
+ * clock. Everything the flows decide on comes through here, so a test can build one from fakes.
+ */
 export interface OnboardingContext {
   readonly users: OnboardingUsersRepository;
   readonly enrollments: OnboardingEnrollmentsRepository;
@@ -24,10 +27,8 @@ export interface OnboardingContext {
   readonly events: OnboardingEventsRepository;
   /** Seals face templates and HMAC device secrets at rest. */
   readonly sealer: TemplateSealer;
-  readonly faceEngine: () => FaceEngine;
-  /** Opens the frame envelopes (the pair whose public half `GET /getPublicKey` serves). */
-  readonly privateKey: KeyObject;
-  readonly liveness: (now: number) => LivenessContext;
+  /** Liveness of a face sample under the customer's `workflow`, and its F500 template ({@link checkFaceSample}). */
+  readonly checkFace: (data: FaceLivenessData, workflow: string) => Promise<FaceCheck>;
   readonly enrollmentTtlMs: number;
   readonly authTtlMs: number;
   readonly now: () => Date;
@@ -48,10 +49,14 @@ export function onboardingContext(deps: ServiceDependencies, now: () => Date = (
     authentications: onboardingAuthenticationsRepository(db),
     policies: onboardingPoliciesRepository(db),
     events: onboardingEventsRepository(db),
-    sealer: templateSealer(deps.config.templateKey ?? deps.serverKeys.privateKey),
-    faceEngine: deps.faceEngine,
-    privateKey: deps.serverKeys.privateKey,
-    liveness: (at) => livenessContext(deps.config, at),
+    sealer: deps.templateSealer,
+    // The server key opens the frame envelopes (the pair whose public half `GET /getPublicKey` serves).
+    checkFace: (data, workflow) =>
+      checkFaceSample(deps.faceEngine(), data, {
+        workflow,
+        privateKey: deps.serverKeys.privateKey,
+        context: livenessContext(deps.config, now().getTime()),
+      }),
     enrollmentTtlMs: deps.config.enrollmentTtlSeconds * 1000,
     authTtlMs: deps.config.authTtlSeconds * 1000,
     now,

@@ -7,6 +7,12 @@ const REALM_SUFFIX = '-consumers';
 export const TOKEN_AUDIENCE = 'veriport-onboarding';
 
 /**
+ * The token claim that holds the customer's name. Tokens issued before it was renamed from `realm`
+ * are refused (401) and the client fetches a new one: they live minutes (`VERIPORT_TOKEN_TTL_SECONDS`).
+ */
+export const CUSTOMER_CLAIM = 'customer';
+
+/**
  * The customer name of a realm path segment, or undefined when the segment is not a consumer realm.
  *
  * @example

@@ -12,19 +12,20 @@ const REALM = '/auth/realms/:realm';
 
 /**
  * Doc 1 endpoint 1 (client-credentials token) plus the OIDC discovery document and JWKS that let
- * callers verify the tokens.
+ * callers verify the tokens. The paths name the customer by its realm, `{customer}-consumers`.
  *
  * @example
- * await scope.register(async (s) => tokenRoutes(s, deps, customers, signer));
+ * tokenRoutes(app, deps, customersRepository(deps.store.db), signer);
  */
-export async function tokenRoutes(
+export function tokenRoutes(
   app: FastifyInstance,
   deps: ServiceDependencies,
   customers: CustomersRepository,
   signer: TokenSigner,
-): Promise<void> {
+): void {
   registerFormBody(app);
-  const known = async (realm: string) => {
+  /** The customer whose realm a path names, or undefined. */
+  const customerAt = async (realm: string) => {
     const name = customerOfRealm(realm);
     return name === undefined ? undefined : customers.find(name);
   };
@@ -57,8 +58,8 @@ export async function tokenRoutes(
           'invalid client credentials',
           credentials.via === 'basic' ? realm : undefined,
         );
-        // An unknown realm answers like a wrong secret, so realm names cannot be probed.
-        const customer = await known(realm);
+        // An unknown realm answers like a wrong secret, so customer names cannot be probed.
+        const customer = await customerAt(realm);
         const owner = await customers.authenticateClient(credentials.clientId, credentials.clientSecret);
         if (customer === undefined || owner !== customer.name) throw refused;
         if (form.grant_type === undefined || form.grant_type === '')
@@ -89,7 +90,7 @@ export async function tokenRoutes(
     `${REALM}/.well-known/openid-configuration`,
     { schema: { summary: 'OpenID Connect discovery document of a realm' } },
     async (request) => {
-      const customer = await known(request.params.realm);
+      const customer = await customerAt(request.params.realm);
       if (customer === undefined) throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
       const issuer = issuerOf(customer.name, request, deps.config.publicUrl);
       return {
@@ -110,9 +111,9 @@ export async function tokenRoutes(
     `${REALM}/protocol/openid-connect/certs`,
     { schema: { summary: 'JSON Web Key Set that verifies the realm tokens' } },
     async (request) => {
-      if ((await known(request.params.realm)) === undefined)
+      if ((await customerAt(request.params.realm)) === undefined)
         throw new ApiError(404, 404, `no such realm: ${request.params.realm}`);
-      // One key set serves every realm; the issuer and realm claims keep tokens apart.
+      // One key set serves every customer; the issuer and customer claims keep tokens apart.
       return signer.jwks();
     },
   );

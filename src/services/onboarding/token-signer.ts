@@ -9,7 +9,7 @@ import {
   type JWSHeaderParameters,
 } from 'jose';
 import type { SigningKey, SigningKeysRepository } from '../../store/signing-keys.js';
-import { TOKEN_AUDIENCE } from './realm.js';
+import { CUSTOMER_CLAIM, TOKEN_AUDIENCE } from './realm.js';
 
 /** How long the signer trusts its copy of the keys before reading the store again. */
 export const KEY_CACHE_SECONDS = 60;
@@ -32,7 +32,10 @@ export interface TokenResponse {
 /** Signs onboarding tokens with the active key and publishes the keys that verify them. */
 export interface TokenSigner {
   issue(claims: { issuer: string; customer: string; clientId: string }): Promise<TokenResponse>;
-  /** The JWKS, read from the store: the active keys and those retired less than {@link retiredKeyRetentionSeconds} ago. */
+  /**
+   * The JWKS, read from the store: the active keys and those retired less than
+   * {@link retiredKeyRetentionSeconds} ago.
+   */
   jwks(): Promise<JSONWebKeySet>;
   /** A key resolver for `jwtVerify` over the cached keys; an unknown `kid` reloads them first (rate-limited). */
   keyResolver(): Promise<ReturnType<typeof createLocalJWKSet>>;
@@ -137,7 +140,7 @@ export function tokenSigner(
       const { signingKid, privateKey } = await current();
       const iat = Math.floor(now().getTime() / 1000);
       const sign = (typ: string, audience: string) =>
-        new SignJWT({ typ, azp: clientId, realm: customer, scope: 'openid' })
+        new SignJWT({ typ, azp: clientId, [CUSTOMER_CLAIM]: customer, scope: 'openid' })
           .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signingKid })
           .setIssuer(issuer)
           .setSubject(clientId)
@@ -158,12 +161,12 @@ export function tokenSigner(
       };
     },
     // Read through: external verifiers must see a key as soon as any replica may sign with it, and the
-    // route reads the store for the realm anyway.
+    // route reads the store for the customer anyway.
     async jwks() {
       return { keys: await Promise.all((await published()).map(jwk)) };
     },
-    async keyResolver() {
-      return resolver;
+    keyResolver() {
+      return Promise.resolve(resolver);
     },
   };
 }

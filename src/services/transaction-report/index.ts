@@ -1,31 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SERVICE_NAMES, type ServiceDefinition, type ServiceDependencies } from '../../server/service-definition.js';
-import { addVersionRoute } from '../../server/version-route.js';
-import type { UsageFilter } from '../../store/usage-counters.js';
 import { adminConfirmation } from '../../server/admin-confirmation.js';
-import { reportCsv, reportFileName } from './report-csv.js';
-import { reportFilter, type ReportPathParams } from './report-filter.js';
+import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
+import { addVersionRoute } from '../../server/version-route.js';
 import { ConfirmBody, CsvResponse, NoContentResponse, PeriodParams, ServerParams } from './schemas.js';
+import { resetUsage, usageReport, type UsageReport } from './usage-reports.js';
 
 // Year and month may be left out of the path (or sent as 0): each call has a route per form.
 const SERVER_PATHS = ['/:server', '/:server/:year', '/:server/:year/:month'];
 const PERIOD_PATHS = ['', '/:year', '/:year/:month'];
 
-async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDependencies): Promise<void> {
+/** The routes: schemas and one call each into usage-reports.ts; the HTTP side of CSV and shutdown stays here. */
+function transactionReportRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { repository } = deps.usage;
-  const confirmation = adminConfirmation({ code: deps.adminConfirmCode });
-  const filterOf = (params: ReportPathParams) => reportFilter(params, SERVICE_NAMES);
-
-  const sendCsv = async (reply: FastifyReply, filter: UsageFilter) => {
-    await deps.usage.flush();
-    const csv = reportCsv(await repository.list(filter));
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${reportFileName(filter)}"`)
-      .send(csv);
-  };
+  const confirmation = adminConfirmation({ code: deps.config.adminConfirmCode });
 
   addVersionRoute(app, 'transaction-report');
 
@@ -35,7 +23,7 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
       {
         schema: { summary: "One server's monthly usage counters as CSV", params: ServerParams, response: CsvResponse },
       },
-      async (request, reply) => sendCsv(reply, filterOf(request.params)),
+      async (request, reply) => sendCsv(reply, await usageReport(deps.usage, request.params)),
     );
     scope.post(
       `/reset${path}`,
@@ -48,11 +36,7 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
         },
       },
       async (request, reply) => {
-        const filter = filterOf(request.params);
-        confirmation.check(request.body.confirm, 'reset');
-        // Write this process's pending counts first, so none of them reappear after the reset.
-        await deps.usage.flush();
-        const removed = await repository.reset(filter);
+        const { filter, removed } = await resetUsage(deps.usage, confirmation, request.params, request.body.confirm);
         request.log.warn({ filter, removed }, 'usage counters reset');
         return reply.code(204).send();
       },
@@ -69,7 +53,7 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
           response: CsvResponse,
         },
       },
-      async (request, reply) => sendCsv(reply, filterOf(request.params)),
+      async (request, reply) => sendCsv(reply, await usageReport(deps.usage, request.params)),
     );
   }
 
@@ -83,6 +67,14 @@ async function transactionReportRoutes(app: FastifyInstance, deps: ServiceDepend
       return reply.code(204).send();
     },
   );
+}
+
+/** Sends a report as a CSV download. */
+function sendCsv(reply: FastifyReply, report: UsageReport): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${report.fileName}"`)
+    .send(report.csv);
 }
 
 /** Transaction report (spec Doc 3 D): monthly usage counters as CSV, reset and shutdown. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CodedError } from '../../server/schemas/coded-error.js';
+import { errorResponses } from '../../server/schemas/coded-error.js';
 
 const Year = Type.Integer({ minimum: 0, description: 'year, e.g. 2026; 0 or left out = all years' });
 const Month = Type.Integer({ minimum: 0, description: 'month 1-12; 0 or left out = all months' });
@@ -19,12 +19,10 @@ export const CsvResponse = {
     description: 'CSV: server_name,year,month,endpoint,counter',
     content: { 'text/csv': { schema: { type: 'string' } } },
   },
-  '4xx': CodedError,
-  '5xx': CodedError,
+  ...errorResponses,
 };
 
 export const NoContentResponse = {
   204: { description: 'done; no body', type: 'null' },
-  '4xx': CodedError,
-  '5xx': CodedError,
+  ...errorResponses,
 };

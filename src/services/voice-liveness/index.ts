@@ -8,7 +8,7 @@ export const voiceLivenessService: ServiceDefinition = {
   description: 'Voice liveness (Doc 2 D)',
   errorStyle: 'coded',
   jsonAsTextPlain: true,
-  plugin: async (app) => {
+  plugin: (app) => {
     addVersionRoute(app, 'voice-liveness');
   },
 };

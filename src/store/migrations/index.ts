@@ -1,7 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './001-foundation.js';
 import * as biometricEncounters from './002-biometric-encounters.js';
-import * as tenants from './003-tenants.js';
+// Shipped as '003-tenants' (it creates the customers tables): a migration's name is never changed.
+import * as customers from './003-tenants.js';
 import * as enrollments from './004-enrollments.js';
 
 /**
@@ -9,12 +10,12 @@ import * as enrollments from './004-enrollments.js';
  * tests see exactly the same list). Names sort in application order; never rename a shipped one.
  */
 export const migrationProvider: MigrationProvider = {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return {
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve({
       '001-foundation': foundation,
       '002-biometric-encounters': biometricEncounters,
-      '003-tenants': tenants,
+      '003-tenants': customers,
       '004-enrollments': enrollments,
-    };
+    });
   },
 };

@@ -102,7 +102,8 @@ export interface OnnxFilters {
  * (`[kh, kw, in, multiplier]`) ONNX's grouped `[in × multiplier, 1, kh, kw]`.
  *
  * @example
- * const { dims, values } = tfFiltersToOnnx(weight.shape, weight.values); // dims [32, 3, 7, 7] for a [7, 7, 3, 32] filter
+ * // dims [32, 3, 7, 7] for a [7, 7, 3, 32] filter
+ * const { dims, values } = tfFiltersToOnnx(weight.shape, weight.values);
  */
 export function tfFiltersToOnnx(shape: readonly number[], tf: Float32Array, depthwise = false): OnnxFilters {
   const [kh = 0, kw = 0, inC = 0, outC = 0] = shape;
@@ -112,7 +113,7 @@ export function tfFiltersToOnnx(shape: readonly number[], tf: Float32Array, dept
       for (let c = 0; c < inC; c++) {
         for (let o = 0; o < outC; o++) {
           const to = depthwise ? ((c * outC + o) * kh + y) * kw + x : ((o * inC + c) * kh + y) * kw + x;
-          values[to] = tf[((y * kw + x) * inC + c) * outC + o]!;
+          values[to] = tf[((y * kw + x) * inC + c) * outC + o] ?? 0;
         }
       }
     }

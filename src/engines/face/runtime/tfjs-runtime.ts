@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { packageDir } from '../../lib/package-files.js';
+import { packageDir } from '../../../lib/package-files.js';
 
 let ready: Promise<typeof tf> | undefined;
 

@@ -8,10 +8,10 @@ export const DEMO_CUSTOMER = 'demo';
  * returns the fresh credentials (the only time they exist in clear), or undefined when nothing was made.
  *
  * @example
- * const demo = await ensureDemoTenant(customersRepository(store.db));
+ * const demo = await ensureDemoCustomer(customersRepository(store.db));
  * if (demo) process.stdout.write(demoCredentialsText(demo, 'http://127.0.0.1:8080'));
  */
-export async function ensureDemoTenant(
+export async function ensureDemoCustomer(
   customers: CustomersRepository,
 ): Promise<{ client: IssuedClient; apiKey: IssuedApiKey } | undefined> {
   if ((await customers.count()) > 0) return undefined;

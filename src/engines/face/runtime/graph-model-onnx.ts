@@ -130,7 +130,10 @@ class Converter extends OnnxGraph {
     );
   }
 
-  /** A (depthwise) conv: filters [kh, kw, in, out|multiplier] to ONNX [out, in/group, kh, kw], fused bias and activation. */
+  /**
+   * A (depthwise) conv: filters [kh, kw, in, out|multiplier] to ONNX [out, in/group, kh, kw], fused bias
+   * and activation.
+   */
   #conv(node: TfNode, inputs: readonly string[], x: string, depthwise: boolean): string {
     const w = this.#floats(inputs[1] ?? '');
     const filters = tfFiltersToOnnx(w.shape, w.values, depthwise);

@@ -1,0 +1,38 @@
+import type { KeyObject } from 'node:crypto';
+import type { FaceEngine } from '../../engines/face/face-engine.js';
+import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
+import type { ServiceDependencies } from '../../server/service-definition.js';
+import { versionText } from '../../server/version.js';
+
+/** The service name: the version route's and the responses' `version`. */
+export const FACE_LIVENESS = 'face-liveness';
+
+/** What the face-liveness domain functions work with: the engine, the decision settings, the key and clock. */
+export interface FaceLivenessContext {
+  readonly faceEngine: () => FaceEngine;
+  /** The settings a decision taken at `now` applies (package age, clock skew, IAD modes). */
+  readonly decisionContext: (now: number) => LivenessContext;
+  /** Opens the `*Encrypted` packages. */
+  readonly privateKey: KeyObject;
+  /** `version` of every response, e.g. 'Veriport face-liveness 0.1.0'. */
+  readonly version: string;
+  /** Milliseconds since 1970: the responses' `timestamp` and the decisions' `now`. */
+  readonly now: () => number;
+}
+
+/**
+ * Builds the face-liveness context from the server's dependencies.
+ *
+ * @example
+ * const liveness = faceLivenessContext(deps);
+ * await checkLiveness(liveness, body);
+ */
+export function faceLivenessContext(deps: ServiceDependencies, now: () => number = Date.now): FaceLivenessContext {
+  return {
+    faceEngine: deps.faceEngine,
+    decisionContext: (at) => livenessContext(deps.config, at),
+    privateKey: deps.serverKeys.privateKey,
+    version: versionText(FACE_LIVENESS),
+    now,
+  };
+}

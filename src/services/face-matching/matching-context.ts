@@ -1,0 +1,38 @@
+import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
+import type { ServiceDependencies } from '../../server/service-definition.js';
+import { biometricEncountersRepository } from '../../store/biometric-encounters.js';
+import { CacheGalleries } from './cache-galleries.js';
+import { faceVectors, type FaceVectors } from './face-samples.js';
+import type { FaceSample } from './schemas.js';
+
+/** The service name: the version route's and the sealing context's. */
+export const FACE_MATCHING = 'face-matching';
+
+/** What the face-matching domain functions work with: the caches, their limits and the face engine. */
+export interface FaceMatchingContext {
+  readonly caches: CacheGalleries;
+  /** Most encounters `cache` may hold. */
+  limitOf(cache: string): number;
+  /** Unit vectors of a sample for the given algorithms ({@link faceVectors}); `field` names it in errors. */
+  vectors(sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]): Promise<FaceVectors>;
+}
+
+/**
+ * Builds the face-matching context from the server's dependencies.
+ *
+ * @example
+ * const matching = faceMatchingContext(deps);
+ * await addEncounter(matching, 'staff', { id: 'alice', VISIBLE_FRONTAL: jpegBase64 });
+ */
+export function faceMatchingContext(deps: ServiceDependencies): FaceMatchingContext {
+  const { config } = deps;
+  return {
+    caches: new CacheGalleries(
+      biometricEncountersRepository(deps.store.db, FACE_MATCHING),
+      deps.templateSealer,
+      FACE_MATCHING,
+    ),
+    limitOf: (cache) => config.faceCacheLimits.get(cache) ?? config.faceCacheLimit,
+    vectors: (sample, field, algorithms) => faceVectors(deps.faceEngine(), sample, field, algorithms),
+  };
+}

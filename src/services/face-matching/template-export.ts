@@ -1,0 +1,46 @@
+import { FACE_ALGORITHM_NAMES } from '../../engines/face/algorithms.js';
+import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
+import { algorithmOf, exportTemplate, vectorFor } from './face-samples.js';
+import type { FaceMatchingContext } from './matching-context.js';
+import type { ExportBody, FaceSample } from './schemas.js';
+
+/**
+ * `/export`: the template of a face image, of the workflow's algorithm (F500 when not given).
+ *
+ * @example
+ * await exportFaceTemplate(matching, { encounter: { VISIBLE_FRONTAL: jpegBase64 } }); // 'VlBUTQEB...'
+ */
+export async function exportFaceTemplate(matching: FaceMatchingContext, body: ExportBody): Promise<string> {
+  const algorithm = algorithmOf(body.workflow);
+  const sample = imageOnly(body.encounter, 'encounter');
+  return exportTemplate(
+    algorithm,
+    vectorFor(await matching.vectors(sample, 'encounter', [algorithm]), algorithm, 'encounter'),
+  );
+}
+
+/**
+ * `/exportAlgorithmTemplate`: the templates of a face image for every algorithm, by algorithm name.
+ *
+ * @example
+ * await exportAlgorithmTemplates(matching, { encounter: { VISIBLE_FRONTAL: jpegBase64 } });
+ * // { F200: 'VlBUTQEB...', F500: 'VlBUTQEB...' }
+ */
+export async function exportAlgorithmTemplates(
+  matching: FaceMatchingContext,
+  body: ExportBody,
+): Promise<Record<string, string>> {
+  const found = await matching.vectors(imageOnly(body.encounter, 'encounter'), 'encounter', FACE_ALGORITHM_NAMES);
+  const byAlgorithm: Record<string, string> = {};
+  for (const algorithm of FACE_ALGORITHM_NAMES)
+    byAlgorithm[algorithm] = exportTemplate(algorithm, vectorFor(found, algorithm, 'encounter'));
+  return byAlgorithm;
+}
+
+function imageOnly(sample: FaceSample, field: string): FaceSample {
+  if (sample.VISIBLE_FRONTAL === undefined)
+    throw new ApiError(400, ErrorCode.missingField, `mandatory field missing: '${field}.VISIBLE_FRONTAL'`);
+  if (sample.import !== undefined)
+    throw invalidValue(`${field}: export takes an image (VISIBLE_FRONTAL), not a template`);
+  return sample;
+}

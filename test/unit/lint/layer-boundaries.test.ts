@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import path from 'node:path';
+import { RuleTester } from 'eslint';
+import { layerBoundaries } from '../../../lint/layer-boundaries.js';
+
+// RuleTester reports through these hooks; node:test supplies them.
+const inline = (_name: string, run: () => void): void => run();
+RuleTester.describe = inline;
+RuleTester.it = inline;
+RuleTester.itOnly = inline;
+
+const srcRoot = path.resolve('/project/src');
+const file = (relative: string) => path.join(srcRoot, relative);
+const options = [{ srcRoot }];
+const tester = new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } });
+
+test('the layer-boundary rule allows the arrows of docs/architecture.md', () => {
+  tester.run('layer-boundaries', layerBoundaries, {
+    valid: [
+      { code: "import { x } from './schemas.js';", filename: file('services/face-matching/index.ts'), options },
+      {
+        code: "import { x } from '../../engines/face/face-engine.js';",
+        filename: file('services/onboarding/a.ts'),
+        options,
+      },
+      {
+        code: "import { x } from '../../server/errors/api-error.js';",
+        filename: file('services/face-matching/a.ts'),
+        options,
+      },
+      { code: "import { x } from './face-matching/index.js';", filename: file('services/index.ts'), options },
+      { code: "import { x } from '../../lib/vectors.js';", filename: file('engines/face/a.ts'), options },
+      { code: "import { x } from '../store/server-keys.js';", filename: file('crypto/a.ts'), options },
+      { code: "import { x } from '../lib/seeded-random.js';", filename: file('client/a.ts'), options },
+      { code: "import { x } from 'node:path';", filename: file('lib/a.ts'), options },
+    ],
+    invalid: [
+      {
+        code: "import { x } from '../onboarding/enrollment.js';",
+        filename: file('services/face-matching/a.ts'),
+        options,
+        errors: [{ message: /service 'face-matching' imports service 'onboarding'/ }],
+      },
+      {
+        code: "export { x } from '../../services/face-matching/a.js';",
+        filename: file('services/onboarding/a.ts'),
+        options,
+        errors: [{ message: /services never import each other/ }],
+      },
+      {
+        code: "import { x } from '../../server/config.js';",
+        filename: file('engines/face/a.ts'),
+        options,
+        errors: [{ message: /engines\/ imports server\// }],
+      },
+      {
+        code: "const m = await import('../services/onboarding/index.js');",
+        filename: file('store/a.ts'),
+        options,
+        errors: [{ message: /store\/ imports services\// }],
+      },
+      {
+        code: "import { x } from '../store/database.js';",
+        filename: file('engines/a.ts'),
+        options,
+        errors: [{ message: /engines compute and never touch the store/ }],
+      },
+      {
+        code: "import { x } from '../crypto/envelope.js';",
+        filename: file('client/a.ts'),
+        options,
+        errors: [{ message: /client\/ may import only client, lib\// }],
+      },
+      {
+        code: "import { x } from '../engines/face/raster.js';",
+        filename: file('lib/a.ts'),
+        options,
+        errors: [{ message: /lib\/ may import only lib\// }],
+      },
+    ],
+  });
+});
