@@ -3,6 +3,7 @@
  * regression, with the weights shipped in pad-model.json. Training (eval/pad-training.ts, run by
  * eval/train-pad.ts) is not part of the server.
  */
+import { isFiniteNumber, isFiniteNumberArray, isRecord, isUnknownArray } from '../../lib/json-guards.js';
 import { PAD_FEATURE_NAMES, PAD_FEATURE_VERSION } from './pad-features.js';
 import modelJson from './pad-model.json' with { type: 'json' };
 
@@ -125,7 +126,7 @@ export function parsePadModel(json: unknown, origin: string): PadModel {
   if (kind !== 'standardised-logistic-regression') throw malformed('`kind` is not standardised-logistic-regression');
   if (typeof featureVersion !== 'string') throw malformed('`featureVersion` is not a string');
   if (!isStringArray(featureNames)) throw malformed('`featureNames` is not an array of strings');
-  if (!isFiniteArray(mean) || !isFiniteArray(std) || !isFiniteArray(weights))
+  if (!isFiniteNumberArray(mean) || !isFiniteNumberArray(std) || !isFiniteNumberArray(weights))
     throw malformed('`mean`, `std` or `weights` is not an array of finite numbers');
   if (std.some((s) => s <= 0)) throw malformed('`std` holds a deviation that is not positive');
   if (!isFiniteNumber(bias) || !isFiniteNumber(l2)) throw malformed('`bias` or `l2` is not a finite number');
@@ -170,29 +171,16 @@ function parseProvenance(json: unknown, malformed: (what: string) => Error): Pad
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
 function isCount(value: unknown): value is number {
   return isFiniteNumber(value) && Number.isInteger(value) && value >= 0;
 }
 
-// Array.isArray narrows to any[]; these check every element before the array is used as typed.
-function isFiniteArray(value: unknown): value is readonly number[] {
-  return Array.isArray(value) && value.every(isFiniteNumber);
-}
-
 function isStringArray(value: unknown): value is readonly string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+  return isUnknownArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function isAscendingProbabilities(value: unknown): value is readonly number[] {
-  return isFiniteArray(value) && value.every((p, i) => p >= 0 && p <= 1 && (i === 0 || (value[i - 1] ?? p) <= p));
+  return isFiniteNumberArray(value) && value.every((p, i) => p >= 0 && p <= 1 && (i === 0 || (value[i - 1] ?? p) <= p));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isFiniteNumber, isRecord, isUnknownArray } from '../../lib/json-guards.js';
 import { roundTo } from '../../lib/rounding.js';
 
 /**
@@ -42,10 +43,10 @@ export function parseCalibrationTable(json: unknown, origin: string): Calibratio
     throw malformed('`impostorPairs` is not a positive integer');
   if (!isFiniteNumber(tailSlope) || tailSlope < 0) throw malformed('`tailSlope` is not a finite number >= 0');
   if (!isFiniteNumber(maxFmrScore)) throw malformed('`maxFmrScore` is not a finite number');
-  if (!isArray(points) || points.length === 0) throw malformed('`points` is not a non-empty array');
+  if (!isUnknownArray(points) || points.length === 0) throw malformed('`points` is not a non-empty array');
   const parsed: Array<readonly [number, number]> = [];
   for (const [i, point] of points.entries()) {
-    if (!isArray(point) || point.length !== 2) throw malformed(`points[${i}] is not a [score, fmrScore] pair`);
+    if (!isUnknownArray(point) || point.length !== 2) throw malformed(`points[${i}] is not a [score, fmrScore] pair`);
     const [score, fmrScore] = point;
     if (!isFiniteNumber(score) || !isFiniteNumber(fmrScore))
       throw malformed(`points[${i}] holds a value that is not a finite number`);
@@ -55,19 +56,6 @@ export function parseCalibrationTable(json: unknown, origin: string): Calibratio
     parsed.push([score, fmrScore]);
   }
   return { algorithm, source: { dataset, command, date }, impostorPairs, points: parsed, tailSlope, maxFmrScore };
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-// Narrow to unknown[] rather than Array.isArray's any[], so every element is checked before use.
-function isArray(value: unknown): value is readonly unknown[] {
-  return Array.isArray(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

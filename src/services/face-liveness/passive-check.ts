@@ -31,10 +31,7 @@ export async function checkLiveness(
   liveness: FaceLivenessContext,
   body: FaceLivenessRequest,
 ): Promise<CheckLivenessAnswer> {
-  const request = await passiveRequest(body);
-  const now = liveness.now();
-  const frames = await analyzeFrames(liveness.faceEngine(), request);
-  const result = decidePassiveLiveness(request, frames, liveness.decisionContext(now));
+  const { result, now } = await decidePassive(liveness, body);
   return { video: { liveness_result: result, version: liveness.version, timestamp: now } };
 }
 
@@ -49,14 +46,20 @@ export async function analyzeLiveness(
   liveness: FaceLivenessContext,
   body: FaceLivenessRequest,
 ): Promise<AnalyzeAnswer> {
-  const request = await passiveRequest(body);
-  const now = liveness.now();
-  const frames = await analyzeFrames(liveness.faceEngine(), request);
-  const result = decidePassiveLiveness(request, frames, liveness.decisionContext(now));
+  const { request, frames, result, now } = await decidePassive(liveness, body);
   const autocapture = await autocaptureResult(frames, request, body.video.workflow_data);
   return {
     video: { autocapture_result: autocapture, liveness_result: result, version: liveness.version, timestamp: now },
   };
+}
+
+/** A passive request checked, its frames analysed and the liveness decided at the request's time. */
+async function decidePassive(liveness: FaceLivenessContext, body: FaceLivenessRequest) {
+  const request = await passiveRequest(body);
+  const now = liveness.now();
+  const frames = await analyzeFrames(liveness.faceEngine(), request);
+  const result = decidePassiveLiveness(request, frames, liveness.decisionContext(now));
+  return { request, frames, result, now };
 }
 
 /** The request of a passive call, checked; an active workflow belongs to `/checkActiveLiveness`. */

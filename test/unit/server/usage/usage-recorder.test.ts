@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UsageRecorder } from '../../src/server/usage/usage-recorder.js';
-import type { UsageCount, UsageCountersRepository } from '../../src/store/usage-counters.js';
+import { UsageRecorder } from '../../../../src/server/usage/usage-recorder.js';
+import type { UsageCount, UsageCountersRepository } from '../../../../src/store/usage-counters.js';
 
 function fakeRepository(failTimes = 0) {
   const writes: UsageCount[][] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnalyzedFace, WorkerAnalysis } from '../../src/engines/face/face-analysis-types.js';
-import { iadSignals, type SignalInputs } from '../../src/engines/liveness/iad-signals.js';
+import type { AnalyzedFace, WorkerAnalysis } from '../../../../src/engines/face/face-analysis-types.js';
+import { iadSignals, type SignalInputs } from '../../../../src/engines/liveness/iad-signals.js';
 
 const thumb = (value: number) => new Uint8Array(256).fill(value);
 const frame = (value: number): WorkerAnalysis => ({

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { FaceDetector, type DetectedFace } from '../../src/engines/face/face-detector.js';
-import { FaceMeshRefiner, type Mesh } from '../../src/engines/face/face-mesh-refiner.js';
-import { decodeImage } from '../../src/engines/face/image-decoding.js';
-import type { RgbImage } from '../../src/engines/face/raster.js';
-import { startTfjs } from '../../src/engines/face/runtime/tfjs-runtime.js';
-import { portrait } from '../helpers/faces.js';
+import { FaceDetector, type DetectedFace } from '../../../../src/engines/face/face-detector.js';
+import { FaceMeshRefiner, type Mesh } from '../../../../src/engines/face/face-mesh-refiner.js';
+import { decodeImage } from '../../../../src/engines/face/image-decoding.js';
+import type { RgbImage } from '../../../../src/engines/face/raster.js';
+import { startTfjs } from '../../../../src/engines/face/runtime/tfjs-runtime.js';
+import { portrait } from '../../../helpers/faces.js';
 
 /** Larger side of the mesh's bounding box, in pixels. */
 function extent(mesh: Mesh): number {

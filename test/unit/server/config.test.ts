@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { ConfigError, loadConfig } from '../../../src/server/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { templateSealer, TemplateSealError } from '../../src/crypto/template-sealing.js';
+import { templateSealer, TemplateSealError } from '../../../src/crypto/template-sealing.js';
 
 const key = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 

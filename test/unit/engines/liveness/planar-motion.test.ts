@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planarResidual, type Landmark } from '../../src/engines/liveness/planar-motion.js';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { planarResidual, type Landmark } from '../../../../src/engines/liveness/planar-motion.js';
+import { seededRandom } from '../../../../src/lib/seeded-random.js';
 
 /** A face-like 3-D point cloud: an ellipsoid cap (depth up to 0.5 eye distances) with a nose. */
 function faceCloud(): Array<[number, number, number]> {

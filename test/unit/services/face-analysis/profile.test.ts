@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { METRICS } from '../../src/engines/face-quality/metric-catalog.js';
-import { evaluateCompliance, ruleStatus } from '../../src/services/face-analysis/compliance.js';
-import { DEFAULT_PROFILE_XML, defaultProfile } from '../../src/services/face-analysis/default-profiles.js';
-import { constructionEyes, type FaceProfile, type MetricRule } from '../../src/services/face-analysis/profile.js';
-import { parseProfile, validateProfile } from '../../src/services/face-analysis/profile-parser.js';
-import { calculateRoi, roiLayout } from '../../src/services/face-analysis/roi.js';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { METRICS } from '../../../../src/engines/face-quality/metric-catalog.js';
+import { evaluateCompliance, ruleStatus } from '../../../../src/services/face-analysis/compliance.js';
+import { DEFAULT_PROFILE_XML, defaultProfile } from '../../../../src/services/face-analysis/default-profiles.js';
+import { constructionEyes, type FaceProfile, type MetricRule } from '../../../../src/services/face-analysis/profile.js';
+import { parseProfile, validateProfile } from '../../../../src/services/face-analysis/profile-parser.js';
+import { calculateRoi, roiLayout } from '../../../../src/services/face-analysis/roi.js';
+import { seededRandom } from '../../../../src/lib/seeded-random.js';
 
 const CONSTRUCTION = '<construction width="480" height="640" eyeLineY="0.45" interEyeDistance="0.25"/>';
 

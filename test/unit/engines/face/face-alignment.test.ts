@@ -6,9 +6,9 @@ import {
   meanShapeTransform,
   sampleCrop,
   type FaceKeyPoints,
-} from '../../src/engines/face/face-alignment.js';
-import { selectSubjectFace } from '../../src/engines/face/face-selection.js';
-import type { FaceObservation } from '../../src/engines/face/face-pipeline.js';
+} from '../../../../src/engines/face/face-alignment.js';
+import { selectSubjectFace } from '../../../../src/engines/face/face-selection.js';
+import type { FaceObservation } from '../../../../src/engines/face/face-pipeline.js';
 
 /** Where a crop pixel lands in the image. */
 function toImage(t: ReturnType<typeof cropTransform>, u: number, v: number): [number, number] {

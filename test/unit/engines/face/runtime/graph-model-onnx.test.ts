@@ -7,9 +7,9 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { graphModelToOnnx, GraphModelConversionError } from '../../src/engines/face/runtime/graph-model-onnx.js';
-import { startTfjs } from '../../src/engines/face/runtime/tfjs-runtime.js';
-import { packageDir } from '../../src/lib/package-files.js';
+import { graphModelToOnnx, GraphModelConversionError } from '../../../../../src/engines/face/runtime/graph-model-onnx.js';
+import { startTfjs } from '../../../../../src/engines/face/runtime/tfjs-runtime.js';
+import { packageDir } from '../../../../../src/lib/package-files.js';
 
 /** A deterministic, image-like input in [-1, 1]. */
 function input(size: number): Float32Array {

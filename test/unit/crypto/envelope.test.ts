@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { encryptEnvelope } from '../../src/client/envelope.js';
-import { InvalidBase64Error, decodeBase64 } from '../../src/crypto/base64.js';
-import { EnvelopeError, decryptEnvelope, decryptJsonEnvelope } from '../../src/crypto/envelope.js';
-import { testServerKeys } from '../helpers/app.js';
+import { encryptEnvelope } from '../../../src/client/envelope.js';
+import { InvalidBase64Error, decodeBase64 } from '../../../src/crypto/base64.js';
+import { EnvelopeError, decryptEnvelope, decryptJsonEnvelope } from '../../../src/crypto/envelope.js';
+import { testServerKeys } from '../../helpers/app.js';
 
 const keys = testServerKeys();
 const flipByte = (base64: string, index: number): string => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createKernel, probeBytes, rowBytes } from '../../src/engines/matching/simd-kernel.js';
-import { VectorGallery } from '../../src/engines/matching/vector-gallery.js';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { createKernel, probeBytes, rowBytes } from '../../../../src/engines/matching/simd-kernel.js';
+import { VectorGallery } from '../../../../src/engines/matching/vector-gallery.js';
+import { seededRandom } from '../../../../src/lib/seeded-random.js';
 
 function normalise(v: Float32Array): Float32Array {
   let sum = 0;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import type { AnalyzedFace } from '../../src/engines/face/face-analysis-types.js';
-import { decodeImage } from '../../src/engines/face/image-decoding.js';
-import { measureFaceQuality, type FaceQuality } from '../../src/engines/face-quality/face-quality.js';
+import type { AnalyzedFace } from '../../../../src/engines/face/face-analysis-types.js';
+import { decodeImage } from '../../../../src/engines/face/image-decoding.js';
+import { measureFaceQuality, type FaceQuality } from '../../../../src/engines/face-quality/face-quality.js';
 import {
   FACE_OVAL,
   LEFT_EYE_CONTOUR,
@@ -12,11 +12,11 @@ import {
   RIGHT_EYE_CONTOUR,
   RIGHT_EYE_LANDMARKS,
   LEFT_EYE_LANDMARKS,
-} from '../../src/engines/face-quality/mesh-regions.js';
-import { METRIC_NAMES, METRICS, type MetricName } from '../../src/engines/face-quality/metric-catalog.js';
-import { fillPolygon } from '../../src/engines/face-quality/polygon-mask.js';
-import { unifiedQuality } from '../../src/engines/face-quality/unified-quality.js';
-import { closeTestFaceEngine, groupPhoto, portrait, selfieFrame, testFaceEngine } from '../helpers/faces.js';
+} from '../../../../src/engines/face-quality/mesh-regions.js';
+import { METRIC_NAMES, METRICS, type MetricName } from '../../../../src/engines/face-quality/metric-catalog.js';
+import { fillPolygon } from '../../../../src/engines/face-quality/polygon-mask.js';
+import { unifiedQuality } from '../../../../src/engines/face-quality/unified-quality.js';
+import { closeTestFaceEngine, groupPhoto, portrait, selfieFrame, testFaceEngine } from '../../../helpers/faces.js';
 
 const NO_EMBEDDINGS = { views: [], description: false } as const;
 

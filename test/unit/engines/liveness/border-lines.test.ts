@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { framingPlane, framingSides } from '../../src/engines/liveness/border-lines.js';
-import { lumaPlane } from '../../src/engines/liveness/luma.js';
-import type { RgbImage } from '../../src/engines/face/raster.js';
+import { framingPlane, framingSides } from '../../../../src/engines/liveness/border-lines.js';
+import { lumaPlane } from '../../../../src/engines/liveness/luma.js';
+import type { RgbImage } from '../../../../src/engines/face/raster.js';
 
 const W = 480;
 const H = 640;

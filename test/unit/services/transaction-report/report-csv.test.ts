@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminConfirmation } from '../../src/server/admin-confirmation.js';
-import { REPORT_CSV_HEADER, reportCsv, reportFileName } from '../../src/services/transaction-report/report-csv.js';
-import { reportFilter } from '../../src/services/transaction-report/report-filter.js';
-import { ApiError } from '../../src/server/errors/api-error.js';
+import { adminConfirmation } from '../../../../src/server/admin-confirmation.js';
+import { REPORT_CSV_HEADER, reportCsv, reportFileName } from '../../../../src/services/transaction-report/report-csv.js';
+import { reportFilter } from '../../../../src/services/transaction-report/report-filter.js';
+import { ApiError } from '../../../../src/server/errors/api-error.js';
 
 const servers = ['face-matching', 'transaction-report'];
 const apiError = (status: number, code: number) => (error: unknown) =>

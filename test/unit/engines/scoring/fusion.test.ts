@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fuseForIdentification, fuseScores, percentOfFmrScore } from '../../src/engines/scoring/fusion.js';
+import { fuseForIdentification, fuseScores, percentOfFmrScore } from '../../../../src/engines/scoring/fusion.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} != ${expected}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadPadModel, padScore, scoreWith } from '../../src/engines/liveness/pad-classifier.js';
-import { fitLogistic, trainPadWeights } from '../../eval/pad-training.js';
+import { loadPadModel, padScore, scoreWith } from '../../../../src/engines/liveness/pad-classifier.js';
+import { fitLogistic, trainPadWeights } from '../../../../eval/pad-training.js';
 import {
   analyzeCrop,
   padFeatureGroups,
@@ -9,9 +9,9 @@ import {
   PAD_CROP_SIZE,
   PAD_FEATURE_NAMES,
   type PadFace,
-} from '../../src/engines/liveness/pad-features.js';
-import type { RgbImage } from '../../src/engines/face/raster.js';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+} from '../../../../src/engines/liveness/pad-features.js';
+import type { RgbImage } from '../../../../src/engines/face/raster.js';
+import { seededRandom } from '../../../../src/lib/seeded-random.js';
 
 const SIZE = PAD_CROP_SIZE;
 

@@ -7,11 +7,11 @@ import {
   FaceRecognizer,
   RECOGNIZER_DIMENSIONS,
   RECOGNIZER_INPUT_SIZE,
-} from '../../src/engines/face/face-recognizer.js';
-import { startTfjs } from '../../src/engines/face/runtime/tfjs-runtime.js';
-import { packageDir, requirePackageFile } from '../../src/lib/package-files.js';
-import { unitVector } from '../../src/lib/vectors.js';
-import { portrait, type Person } from '../helpers/faces.js';
+} from '../../../../src/engines/face/face-recognizer.js';
+import { startTfjs } from '../../../../src/engines/face/runtime/tfjs-runtime.js';
+import { packageDir, requirePackageFile } from '../../../../src/lib/package-files.js';
+import { unitVector } from '../../../../src/lib/vectors.js';
+import { portrait, type Person } from '../../../helpers/faces.js';
 
 /** face-api's own TF.js forward pass: the reference the ONNX graph must reproduce. */
 async function faceApiEmbeddings(crops: readonly Float32Array[]): Promise<Float32Array[]> {
