@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import path from 'node:path';
-import { RuleTester } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { ESLint, RuleTester } from 'eslint';
 import { layerBoundaries } from '../../../lint/layer-boundaries.js';
 
 // RuleTester reports through these hooks; node:test supplies them.
@@ -79,4 +81,28 @@ test('the layer-boundary rule allows the arrows of docs/architecture.md', () => 
       },
     ],
   });
+});
+
+test("the project's own lint refuses a cross-service import and an engine importing the server", async () => {
+  // The real eslint.config.js on snippets placed as files of the tree: what `npm run lint` would say.
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const eslint = new ESLint({ cwd: root });
+  const lint = async (code: string, file: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'veriport/layer-boundaries').map((m) => m.message);
+  };
+  const crossService = await lint(
+    "import { enrollmentFlow } from '../onboarding/enrollment.js';\nexport const flow = enrollmentFlow;\n",
+    'src/services/face-matching/cache-name.ts',
+  );
+  assert.deepEqual(crossService, [
+    "service 'face-matching' imports service 'onboarding': services never import each other; " +
+      'move the shared code down into engines/, store/, crypto/ or lib/',
+  ]);
+  const engineToServer = await lint(
+    "import { loadConfig } from '../../server/config.js';\nexport const load = loadConfig;\n",
+    'src/engines/face/rotation.ts',
+  );
+  assert.equal(engineToServer.length, 1);
+  assert.match(engineToServer[0] ?? '', /engines\/ imports server\//);
 });
