@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lightTrace, lightTraceVerdict, screenColourOf, type Rgb } from '../../../../src/engines/liveness/light-trace.js';
+import {
+  lightTrace,
+  lightTraceVerdict,
+  screenColourOf,
+  type Rgb,
+} from '../../../../src/engines/liveness/light-trace.js';
 
 const SCREEN: Rgb[] = [
   [255, 0, 0],

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCalibrationTable, fmrScoreOf, scoreAtFmrScore } from '../../../../src/engines/scoring/score-calibration.js';
+import {
+  buildCalibrationTable,
+  fmrScoreOf,
+  scoreAtFmrScore,
+} from '../../../../src/engines/scoring/score-calibration.js';
 
 const SOURCE = { dataset: 'synthetic', command: 'test', date: '2026-11-23' };
 

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TemplateFormatError, decodeTemplate, encodeTemplate } from '../../../../src/engines/templates/template-codec.js';
+import {
+  TemplateFormatError,
+  decodeTemplate,
+  encodeTemplate,
+} from '../../../../src/engines/templates/template-codec.js';
 
 const vector = Float32Array.from({ length: 128 }, (_, i) => Math.sin(i * 0.7) * 0.3);
 

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { adminConfirmation } from '../../../../src/server/admin-confirmation.js';
-import { REPORT_CSV_HEADER, reportCsv, reportFileName } from '../../../../src/services/transaction-report/report-csv.js';
+import {
+  REPORT_CSV_HEADER,
+  reportCsv,
+  reportFileName,
+} from '../../../../src/services/transaction-report/report-csv.js';
 import { reportFilter } from '../../../../src/services/transaction-report/report-filter.js';
 import { ApiError } from '../../../../src/server/errors/api-error.js';
 

@@ -7,7 +7,10 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel } from '@tensorflow/tfjs-converter';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { graphModelToOnnx, GraphModelConversionError } from '../../../../../src/engines/face/runtime/graph-model-onnx.js';
+import {
+  graphModelToOnnx,
+  GraphModelConversionError,
+} from '../../../../../src/engines/face/runtime/graph-model-onnx.js';
 import { startTfjs } from '../../../../../src/engines/face/runtime/tfjs-runtime.js';
 import { packageDir } from '../../../../../src/lib/package-files.js';
 
