@@ -1,4 +1,5 @@
 import { constants, createDecipheriv, privateDecrypt, type KeyObject } from 'node:crypto';
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../lib/json-depth.js';
 import { decodeBase64 } from './base64.js';
 
 /**
@@ -82,10 +83,14 @@ function unwrapKey(wrappedKey: Buffer, privateKey: KeyObject): Buffer {
  *
  * @example
  * const pkg = decryptJsonEnvelope(request.body, deps.serverKeys.privateKey);
- * @throws {EnvelopeError} as {@link decryptEnvelope}, or `not-json` when the payload is not JSON
+ * @throws {EnvelopeError} as {@link decryptEnvelope}, or `not-json` when the payload is not JSON or is
+ * nested deeper than {@link MAX_JSON_DEPTH}
  */
 export function decryptJsonEnvelope(envelope: Envelope, privateKey: KeyObject): unknown {
   const text = decryptEnvelope(envelope, privateKey).toString('utf8');
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new EnvelopeError('not-json', `the decrypted package is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -10,6 +10,19 @@ import type { VeriportConfig } from './config.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
+import { errorStyleForPath } from './errors/error-style-for-path.js';
+import {
+  clientErrorHandler,
+  expectationFailed,
+  OpenRequests,
+  refuseConnect,
+  refuseWhileClosing,
+  requireHost,
+} from './errors/protocol-errors.js';
+import { limitConnectionsPerAddress } from './connection-limit.js';
+import { httpServerOptions } from './http-server-options.js';
+import { serializeErrorForLog } from './errors/error-log-serializer.js';
+import { useBoundedJsonParser } from './json-body-parser.js';
 import { mountService } from './mount-service.js';
 import { registerOpenApi } from './openapi.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
@@ -48,19 +61,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ownsStore = options.store === undefined;
   let closing = false;
   const codedErrors = errorHandler('coded');
+  // Errors raised before routing know no service: the path's prefix chooses their style.
+  const styleFor = errorStyleForPath(services);
+  const openRequests = new OpenRequests();
 
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: loggerOptions(options.logger, config),
     bodyLimit: config.bodyLimitBytes,
+    ...httpServerOptions(config),
+    clientErrorHandler: clientErrorHandler(styleFor, openRequests, () => app.log),
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Answered by refuseWhileClosing below, in the service's error style.
+    return503OnClosing: false,
     pluginTimeout: 120_000,
     // Errors raised before routing (a malformed URL) would otherwise get Fastify's own body shape.
-    frameworkErrors: (error, request, reply) => void codedErrors(error, request, reply),
+    frameworkErrors: (error, request, reply) => void errorHandler(styleFor(request.url))(error, request, reply),
   });
+  openRequests.track(app.server);
+  app.server.on('checkExpectation', expectationFailed(styleFor));
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, (address) =>
+    app.log.warn({ address }, 'connection refused: too many open connections from this address'),
+  );
+  app.server.on('connect', refuseConnect);
+  app.addHook('onRequest', requireHost);
+  app.addHook(
+    'onRequest',
+    refuseWhileClosing(() => closing, styleFor),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(codedErrors);
   app.setNotFoundHandler(notFoundHandler('coded'));
+  useBoundedJsonParser(app);
 
   try {
     const serverKeys = options.serverKeys ?? (await loadKeys(config, store));
@@ -99,7 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done();
     });
     // A keep-alive connection busy when the stop began would otherwise stay open until its idle
-    // timeout (72 s) and hold the stop that long: answers sent while closing end their connection.
+    // timeout (VERIPORT_KEEP_ALIVE_TIMEOUT_MS) and hold the stop that long: answers sent while
+    // closing end their connection.
     app.addHook('onSend', async (_request, reply) => {
       if (closing) reply.header('connection', 'close');
     });
@@ -120,10 +152,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 // Secrets travel in headers (apikey, Authorization): redacted should a serializer ever include them.
 const REDACTED = ['req.headers.authorization', 'req.headers.apikey', 'req.headers.cookie'];
 
+// Errors are logged without the values libraries attach to them (SQL parameters: personal data).
+const SERIALIZERS = { err: serializeErrorForLog };
+
 function loggerOptions(logger: AppOptions['logger'], config: VeriportConfig): FastifyServerOptions['logger'] {
   if (logger === false) return false;
-  const base = { level: config.logLevel, redact: REDACTED };
-  return logger === undefined || logger === true ? base : { ...base, ...logger, redact: REDACTED };
+  const base = { level: config.logLevel, redact: REDACTED, serializers: SERIALIZERS };
+  return logger === undefined || logger === true
+    ? base
+    : { ...base, ...logger, redact: REDACTED, serializers: { ...logger.serializers, ...SERIALIZERS } };
 }
 
 function openConfiguredStore(config: VeriportConfig): Promise<Store> {

@@ -64,6 +64,16 @@ export interface VeriportConfig {
   readonly authTtlSeconds: number;
   /** Public base URL (no trailing slash) used in token issuers; unset: taken from each request's host. */
   readonly publicUrl: string | undefined;
+  /** How long a client may take to send a request's headers (Node's headersTimeout); at most `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (Node's requestTimeout); then 408. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer. */
+  readonly keepAliveTimeoutMs: number;
+  /** How long a connection may pass no bytes in either direction (Fastify's connectionTimeout) before it is closed. */
+  readonly socketTimeoutMs: number;
+  /** Simultaneous connections one source address may hold; more are closed at once. */
+  readonly maxConnectionsPerAddress: number;
 }
 
 /** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
@@ -152,7 +162,56 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     ),
     authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
+    ...connectionLimits(env),
   });
+}
+
+/** Time limits and the per-address cap of client connections (docs/configuration.md). */
+function connectionLimits(
+  env: NodeJS.ProcessEnv,
+): Pick<
+  VeriportConfig,
+  'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'socketTimeoutMs' | 'maxConnectionsPerAddress'
+> {
+  const headersTimeoutMs = integer(
+    env.VERIPORT_HEADERS_TIMEOUT_MS,
+    'VERIPORT_HEADERS_TIMEOUT_MS',
+    10_000,
+    100,
+    600_000,
+  );
+  const requestTimeoutMs = integer(
+    env.VERIPORT_REQUEST_TIMEOUT_MS,
+    'VERIPORT_REQUEST_TIMEOUT_MS',
+    60_000,
+    100,
+    3_600_000,
+  );
+  // Node refuses a headers timeout longer than the request timeout: say so by name rather than at listen.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `VERIPORT_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed VERIPORT_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(
+      env.VERIPORT_KEEP_ALIVE_TIMEOUT_MS,
+      'VERIPORT_KEEP_ALIVE_TIMEOUT_MS',
+      5_000,
+      100,
+      600_000,
+    ),
+    socketTimeoutMs: integer(env.VERIPORT_SOCKET_TIMEOUT_MS, 'VERIPORT_SOCKET_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    maxConnectionsPerAddress: integer(
+      env.VERIPORT_MAX_CONNECTIONS_PER_ADDRESS,
+      'VERIPORT_MAX_CONNECTIONS_PER_ADDRESS',
+      256,
+      1,
+      1_000_000,
+    ),
+  };
 }
 
 const MAX_CACHE_LIMIT = 10_000_000;

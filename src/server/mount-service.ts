@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
+import { boundedJsonParser } from './json-body-parser.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 
 /** Counts one answered request of a service endpoint. */
@@ -8,8 +9,8 @@ export type RecordUsage = (serverName: string, endpoint: string) => void;
 /**
  * Mounts a service under its prefix in its own encapsulated scope: its error style for every error
  * and unknown route under the prefix, JSON accepted as `text/plain` where its spec's examples send
- * that, OpenAPI tags, and a usage count for every request that reaches one of its routes (also the
- * rejected ones: a 400 is still a call).
+ * that (elsewhere `text/plain` is a 415), OpenAPI tags, and a usage count for every request that
+ * reaches one of its routes (also the rejected ones: a 400 is still a call).
  *
  * @example
  * await mountService(app, transactionReportService, dependencies, usage.record.bind(usage));
@@ -25,9 +26,11 @@ export async function mountService(
       scope.setErrorHandler(errorHandler(service.errorStyle));
       // Onboarding is rooted at '/', where the server's own not-found handler answers already.
       if (service.prefix !== '') scope.setNotFoundHandler(notFoundHandler(service.errorStyle));
+      // Fastify reads text/plain as a string by default; a service whose spec sends only JSON refuses it
+      // (415), rather than failing it as a body of the wrong type (-4).
+      scope.removeContentTypeParser('text/plain');
       if (service.jsonAsTextPlain) {
-        scope.removeContentTypeParser('text/plain');
-        scope.addContentTypeParser('text/plain', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+        scope.addContentTypeParser('text/plain', { parseAs: 'string' }, boundedJsonParser(scope));
       }
       scope.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, tags: [service.name] };

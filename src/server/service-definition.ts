@@ -50,7 +50,10 @@ export interface ServiceDefinition {
   readonly prefix: string;
   readonly description: string;
   readonly errorStyle: ErrorStyle;
-  /** The spec's examples label JSON bodies `text/plain` for these services, so such bodies are parsed as JSON. */
+  /**
+   * The spec's examples label JSON bodies `text/plain` for these services, so such bodies are parsed as JSON;
+   * the other services answer a `text/plain` body with 415.
+   */
   readonly jsonAsTextPlain: boolean;
   /** Adds the service's routes (docs/architecture.md: routes + schemas -> domain functions -> engines). */
   readonly plugin: ServiceRoutes;

@@ -1,18 +1,22 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { BASE64_PATTERN } from '../crypto/base64.js';
+import { isBase64 } from '../crypto/base64.js';
+import { isStoredText, STORED_TEXT_FORMAT } from './schemas/stored-text.js';
 
 // Bodies are checked as sent, so a number sent as a string is a wrong type (-4), not silently coerced.
 // Path and query parameters are text by nature and are coerced to the declared type.
 const common: Options = { allErrors: false, useDefaults: true, strict: false };
-const bodyAjv = withFormats(new Ajv({ ...common, coerceTypes: false }));
+// JSON.parse reads a number beyond the double range (1e309) as Infinity: strictNumbers refuses it as a
+// `type` error, and `verbose` keeps the value so the error model answers it as an invalid value (-6).
+const bodyAjv = withFormats(new Ajv({ ...common, coerceTypes: false, strictNumbers: true, verbose: true }));
 const parameterAjv = withFormats(new Ajv({ ...common, coerceTypes: true }));
 
 function withFormats(ajv: Ajv): Ajv {
   addFormats.default(ajv, ['date-time', 'date', 'uri', 'email', 'uuid']);
-  // The same rule as decodeBase64, so schema and code agree.
-  ajv.addFormat('base64', BASE64_PATTERN);
+  // The same check as decodeBase64, so schema and code agree; a function, linear for photos of any size.
+  ajv.addFormat('base64', isBase64);
+  ajv.addFormat(STORED_TEXT_FORMAT, isStoredText);
   return ajv;
 }
 

@@ -3,6 +3,7 @@ import { faceCalibration } from '../face/face-calibration.js';
 import type { FaceEngine } from '../face/face-engine.js';
 import type { AnalyzedFace, WorkerAnalysis } from '../face/face-analysis-types.js';
 import type { CropView } from '../face/face-pipeline.js';
+import { ImageDecodeError } from '../face/image-decoding.js';
 import {
   DEFAULT_SUBJECT_RULES,
   selectSubjectFace,
@@ -15,6 +16,7 @@ import { lightTrace, lightTraceVerdict } from './light-trace.js';
 import { scoreAtFmrScore } from '../scoring/score-calibration.js';
 import type { IadSignalName, SignalMode } from './iad-signal-names.js';
 import { iadSignals, type IadSignal } from './iad-signals.js';
+import { LivenessCode, LivenessInputError } from './liveness-input-error.js';
 import type { LivenessRequest } from './liveness-request.js';
 import { targetBpcer } from './workflows.js';
 import { median } from '../../lib/median.js';
@@ -99,20 +101,34 @@ export function livenessContext(
  * Analyses every frame of a request in the face engine (in parallel): faces, PAD texture features,
  * thumbnails, and the identity embedding views given (by default F200's with several frames, where the
  * face-swap signal compares them; onboarding asks for F500's to take the template in the same pass).
+ * A frame whose header reads but whose data the decoder cannot read (a truncated file) is refused with 139.
+ * libjpeg's warnings (e.g. corrupt entropy-coded data) are not refusals: some phones' files carry them,
+ * and such a frame is assessed as far as it decodes.
  *
  * @example
  * const frames = await analyzeFrames(engine, request);
  * const withTemplates = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
+ * @throws {LivenessInputError} 139 (image could not be parsed for analysis) for a frame that does not decode
  */
 export function analyzeFrames(
   engine: FaceEngine,
   request: LivenessRequest,
   views: readonly CropView[] = request.frames.length > 1 ? FACE_ALGORITHMS.F200.embeddings.views : [],
 ): Promise<WorkerAnalysis[]> {
+  const options = { liveness: true, rotation: request.rotation };
   return Promise.all(
-    request.frames.map((frame) =>
-      engine.analyze(frame.bytes, { views, description: false }, { liveness: true, rotation: request.rotation }),
-    ),
+    request.frames.map(async (frame, i) => {
+      try {
+        return await engine.analyze(frame.bytes, { views, description: false }, options);
+      } catch (error) {
+        if (!(error instanceof ImageDecodeError)) throw error;
+        // The header was read when the request was parsed; the data behind it is what failed.
+        throw new LivenessInputError(
+          LivenessCode.unparsableImage,
+          `frames[${i}]: the image data could not be decoded (truncated or corrupt)`,
+        );
+      }
+    }),
   );
 }
 

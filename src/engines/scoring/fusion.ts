@@ -4,6 +4,8 @@
  * the FMRs multiply, so their FMR scores add.
  */
 
+import { FusionInputError } from './fusion-input-error.js';
+
 /** scoreFmr at which a percent reaches 100: an FMR (or FPIR) of one in a million. */
 export const FMR_SCORE_AT_FULL_PERCENT = 6;
 
@@ -12,14 +14,17 @@ export const FMR_SCORE_AT_FULL_PERCENT = 6;
  *
  * @example
  * fuseScores([3, 2.5]); // 5.5, i.e. FMR 10^-3 × 10^-2.5
- * @throws {RangeError} for an empty list or a negative or non-finite score
+ * @throws {FusionInputError} for an empty list, a negative or non-finite score, or a sum beyond the double range
  */
 export function fuseScores(scoresFmr: readonly number[]): number {
-  if (scoresFmr.length === 0) throw new RangeError('at least one score is needed');
+  if (scoresFmr.length === 0) throw new FusionInputError('at least one score is needed');
   for (const s of scoresFmr) {
-    if (!Number.isFinite(s) || s < 0) throw new RangeError(`an FMR score is a finite number >= 0 (got ${s})`);
+    if (!Number.isFinite(s) || s < 0) throw new FusionInputError(`an FMR score is a finite number >= 0 (got ${s})`);
   }
-  return scoresFmr.reduce((sum, s) => sum + s, 0);
+  const sum = scoresFmr.reduce((total, s) => total + s, 0);
+  // Finite scores near 1.8e308 can still add up to Infinity, which no JSON answer can carry.
+  if (!Number.isFinite(sum)) throw new FusionInputError('the FMR scores add up to more than a double can hold');
+  return sum;
 }
 
 /** One modality's result for one candidate of a 1:N search. */
@@ -43,15 +48,16 @@ export interface FusedIdentificationScore {
  *
  * @example
  * fuseForIdentification([{ scoreFmr: 5, encounterCount: 1000 }]).fusedScoreFpir; // ≈ 2 (FPIR ≈ 10^-2)
- * @throws {RangeError} for an empty list, a negative score, or any encounter count that is not a whole number >= 1
+ * @throws {FusionInputError} for an empty list, a score {@link fuseScores} refuses, or any encounter count
+ *   that is not a whole number >= 1
  */
 export function fuseForIdentification(items: readonly IdentificationScore[]): FusedIdentificationScore {
-  if (items.length === 0) throw new RangeError('at least one score is needed per candidate');
+  if (items.length === 0) throw new FusionInputError('at least one score is needed per candidate');
   const fmrScore = fuseScores(items.map((i) => i.scoreFmr));
   // Every count, not only the largest: a 0 or 2.5 beside a valid count is a caller's error all the same.
   for (const { encounterCount } of items) {
     if (!Number.isInteger(encounterCount) || encounterCount < 1)
-      throw new RangeError(`encounterCount is a whole number >= 1 (got ${encounterCount})`);
+      throw new FusionInputError(`encounterCount is a whole number >= 1 (got ${encounterCount})`);
   }
   const n = Math.max(...items.map((i) => i.encounterCount));
   const fmr = 10 ** -fmrScore;

@@ -2,6 +2,9 @@ import type { FastifyError } from 'fastify';
 import { InvalidBase64Error } from '../../crypto/base64.js';
 import { EnvelopeError } from '../../crypto/envelope.js';
 import { LivenessInputError } from '../../engines/liveness/liveness-input-error.js';
+import { FusionInputError } from '../../engines/scoring/fusion-input-error.js';
+import { isDataException } from '../../store/database-error.js';
+import { STORED_TEXT_FORMAT, STORED_TEXT_RULE } from '../schemas/stored-text.js';
 import { ApiError, ErrorCode, clientError, invalidValue } from './api-error.js';
 import { RequestImageError } from './request-image-error.js';
 
@@ -11,6 +14,8 @@ interface ValidationIssue {
   instancePath: string;
   params: Record<string, unknown>;
   message?: string | undefined;
+  /** The value refused (the body validator is verbose): tells a number out of range from a wrong type. */
+  data?: unknown;
 }
 
 type ValidationContext = 'body' | 'params' | 'querystring' | 'headers';
@@ -29,6 +34,9 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof InvalidBase64Error) return new ApiError(400, ErrorCode.invalidBase64, error.message);
   if (error instanceof LivenessInputError) return new ApiError(400, error.code, error.message);
   if (error instanceof RequestImageError) return invalidValue(error.message);
+  if (error instanceof FusionInputError) return invalidValue(error.message);
+  // A value that validation let through and the database refused: the request's fault, so a 400, never a 500.
+  if (isDataException(error)) return invalidValue(`a value in the request cannot be stored (SQLSTATE ${error.code})`);
   if (error instanceof EnvelopeError) {
     const code = error.failure === 'not-json' ? ErrorCode.invalidJson : ErrorCode.invalidValue;
     return new ApiError(400, code, `encrypted package rejected: ${error.message}`);
@@ -72,6 +80,10 @@ function fromValidation(issue: ValidationIssue, context: ValidationContext): Api
       return new ApiError(400, ErrorCode.missingField, `mandatory field missing: '${field}'`);
     }
     case 'type':
+      // 1e309 is a JSON number that JSON.parse reads as Infinity: well typed, out of range.
+      if (typeof issue.data === 'number' && !Number.isFinite(issue.data)) {
+        return invalidValue(`field '${where}' is out of range: a number must be finite (below 1.8e308 in magnitude)`);
+      }
       if (where === '' && context === 'body') {
         return new ApiError(400, ErrorCode.wrongType, `the request body must be a JSON ${String(issue.params.type)}`);
       }
@@ -84,6 +96,7 @@ function fromValidation(issue: ValidationIssue, context: ValidationContext): Api
       if (issue.params.format === 'base64') {
         return new ApiError(400, ErrorCode.invalidBase64, `field '${where}' is not a valid base64 string`);
       }
+      if (issue.params.format === STORED_TEXT_FORMAT) return invalidValue(`field '${where}' ${STORED_TEXT_RULE}`);
       return new ApiError(
         400,
         ErrorCode.invalidValue,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { errorResponses } from '../../server/schemas/coded-error.js';
 import { Base64 } from '../../server/schemas/encrypted-request.js';
+import { StoredText } from '../../server/schemas/stored-text.js';
 
 /** A face given as an image or as a template: exactly one of the two members. */
 export const FaceSample = Type.Object(
@@ -12,7 +13,7 @@ export const FaceSample = Type.Object(
 );
 export type FaceSample = Static<typeof FaceSample>;
 
-const EncounterId = Type.String({ minLength: 1, maxLength: 256, description: 'encounter id, unique in its cache' });
+const EncounterId = StoredText('encounter id, unique in its cache', { minLength: 1, maxLength: 256 });
 
 export const Encounter = Type.Object(
   {

@@ -10,6 +10,7 @@ import {
   type LivenessContext,
   type LivenessResult,
 } from '../../engines/liveness/passive-liveness.js';
+import { MAX_JSON_DEPTH, jsonNestingExceeds } from '../../lib/json-depth.js';
 import { normalisedSum } from '../../lib/vectors.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import type { FaceLivenessData } from './schemas.js';
@@ -80,6 +81,9 @@ export function livenessSummary(result: LivenessResult): {
 function envelopeFrameReader(privateKey: KeyObject): FrameReader {
   return (data, field) => {
     const text = data.trimStart().startsWith('{') ? data : Buffer.from(data, 'base64').toString('utf8');
+    if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
+      throw invalidValue(`${field}: the envelope is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     let envelope: unknown;
     try {
       envelope = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { CUSTOMER_NAME } from '../../store/customers.js';
 
 /** Realms are `{customer}-consumers`, as in the Doc 1 token path. */
 const REALM_SUFFIX = '-consumers';
@@ -13,16 +14,17 @@ export const TOKEN_AUDIENCE = 'veriport-onboarding';
 export const CUSTOMER_CLAIM = 'customer';
 
 /**
- * The customer name of a realm path segment, or undefined when the segment is not a consumer realm.
+ * The customer name of a realm path segment, or undefined when the segment is not a consumer realm
+ * (or names no possible customer: such a name never reaches the store).
  *
  * @example
  * customerOfRealm('acme-consumers'); // 'acme'
  * customerOfRealm('acme'); // undefined
+ * customerOfRealm('a\u0000-consumers'); // undefined
  */
 export function customerOfRealm(realm: string): string | undefined {
-  return realm.endsWith(REALM_SUFFIX) && realm.length > REALM_SUFFIX.length
-    ? realm.slice(0, -REALM_SUFFIX.length)
-    : undefined;
+  const name = realm.endsWith(REALM_SUFFIX) ? realm.slice(0, -REALM_SUFFIX.length) : '';
+  return CUSTOMER_NAME.test(name) ? name : undefined;
 }
 
 /**

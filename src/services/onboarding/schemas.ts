@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { StoredText } from '../../server/schemas/stored-text.js';
 
 /** Bounded identifier-like strings: a caller can never make us store or hash megabytes. */
-const Text = (description: string, maxLength = 256) => Type.String({ minLength: 1, maxLength, description });
-const OptionalText = (description: string) => Type.Optional(Type.String({ maxLength: 256, description }));
+const Text = (description: string, maxLength = 256) => StoredText(description, { minLength: 1, maxLength });
+const OptionalText = (description: string) => Type.Optional(StoredText(description, { maxLength: 256 }));
 /** 256-bit random values in base64url (enrollment and auth tokens, registration codes). */
-const Token = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
+const Token = (description: string) => StoredText(description, { minLength: 1, maxLength: 128 });
 
 export const EnrollRequest = Type.Object({
   username: Text('the user, unique within the customer'),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fuseForIdentification, fuseScores, percentOfFmrScore } from '../../../../src/engines/scoring/fusion.js';
+import { FusionInputError } from '../../../../src/engines/scoring/fusion-input-error.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} != ${expected}`);
@@ -14,6 +15,10 @@ describe('fuseScores', () => {
     assert.throws(() => fuseScores([]), RangeError);
     assert.throws(() => fuseScores([-1]), RangeError);
     assert.throws(() => fuseScores([Number.POSITIVE_INFINITY]), RangeError);
+  });
+  it('rejects finite scores whose sum overflows, as a FusionInputError the server answers with -6', () => {
+    assert.throws(() => fuseScores([1.7e308, 1.7e308]), FusionInputError);
+    assert.throws(() => fuseForIdentification([{ scoreFmr: 1, encounterCount: Infinity }]), FusionInputError);
   });
 });
 
