@@ -31,8 +31,7 @@ export interface TemplateSealer {
  * sealer.open(sealed, 'face-matching/staff/alice/F500'); // templateBytes
  */
 export function templateSealer(secret: KeyObject | Uint8Array): TemplateSealer {
-  const material = secret instanceof Uint8Array ? secret : secret.export({ type: 'pkcs8', format: 'der' });
-  const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'veriport template sealing v1', 32));
+  const key = deriveTemplateKey(secret, 'veriport template sealing v1');
   return {
     seal(template, context) {
       const iv = randomBytes(IV_BYTES);
@@ -59,4 +58,17 @@ export function templateSealer(secret: KeyObject | Uint8Array): TemplateSealer {
       }
     },
   };
+}
+
+/**
+ * A 32-byte AES key for one purpose, derived (HKDF-SHA256, `purpose` as the info string) from the
+ * deployment's template secret (`VERIPORT_TEMPLATE_KEY`, or the server private key). Each purpose gets
+ * its own key, so what one seals cannot be opened as another's.
+ *
+ * @example
+ * const key = deriveTemplateKey(config.templateKey ?? serverKeys.privateKey, 'veriport template export v1');
+ */
+export function deriveTemplateKey(secret: KeyObject | Uint8Array, purpose: string): Buffer {
+  const material = secret instanceof Uint8Array ? secret : secret.export({ type: 'pkcs8', format: 'der' });
+  return Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), purpose, 32));
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
+import { exportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
 import { ALL_SERVICES } from '../services/index.js';
@@ -114,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       faceEngine,
       serverKeys,
       templateSealer: templateSealer(config.templateKey ?? serverKeys.privateKey),
+      exportedTemplateSealer: exportedTemplateSealer(config.templateKey ?? serverKeys.privateKey),
       usage: { repository: usageRepository, flush: () => usage.flush() },
       requestShutdown: () => (options.onShutdownRequested ?? ((self) => void self.close()))(app),
     };

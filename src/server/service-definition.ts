@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerKeyPair } from '../crypto/server-key-pair.js';
+import type { ExportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import type { TemplateSealer } from '../crypto/template-sealing.js';
 import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
@@ -34,6 +35,11 @@ export interface ServiceDependencies {
    * when none is configured. Built once by the app, so every service seals alike.
    */
   readonly templateSealer: TemplateSealer;
+  /**
+   * Seals the templates `/export` answers and opens the ones `import` takes: the same secret as
+   * `templateSealer`, its own derived key (src/crypto/exported-template-sealing.ts).
+   */
+  readonly exportedTemplateSealer: ExportedTemplateSealer;
   readonly usage: {
     readonly repository: UsageCountersRepository;
     /** Writes this process's buffered counts, so a report read right after sees them. */

@@ -53,3 +53,30 @@ export function parseCsv(csv: string): Array<Record<string, string>> {
   const columns = (header ?? '').split(',');
   return lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i] ?? '', value])));
 }
+
+/**
+ * An onboarding access token (Doc 1 endpoint 1, client credentials) of a customer's OIDC client.
+ *
+ * @example
+ * const bearer = await accessToken(app, 'acme', await customers.createClient('acme'));
+ */
+export async function accessToken(
+  app: FastifyInstance,
+  customer: string,
+  client: { readonly clientId: string; readonly clientSecret: string },
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/auth/realms/${customer}-consumers/protocol/openid-connect/token`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      grant_type: 'client_credentials',
+      scope: 'openid',
+    }).toString(),
+  });
+  const token: unknown = response.json<{ access_token?: unknown }>().access_token;
+  if (response.statusCode !== 200 || typeof token !== 'string') throw new Error(`no access token: ${response.body}`);
+  return token;
+}

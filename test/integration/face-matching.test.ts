@@ -354,7 +354,11 @@ describe('face matching: template key', () => {
     const first = await testApp({ VERIPORT_TEMPLATE_KEY: keyA }, { store: own, faceEngine: testFaceEngine() });
     const other = await testApp({ VERIPORT_TEMPLATE_KEY: keyB }, { store: own, faceEngine: testFaceEngine() });
     try {
-      const exported = (await post('/export', { encounter: face('bella') })).json<{ export: string }>();
+      // Exports are sealed under the template key too (DESIGN.md: portable only between deployments
+      // sharing it): the template comes from the keyed server itself.
+      const exported = (
+        await first.inject({ method: 'POST', url: '/face-matching/export', payload: { encounter: face('bella') } })
+      ).json<{ export: string }>();
       const add = await first.inject({
         method: 'POST',
         url: '/face-matching/add/keyed',
@@ -369,8 +373,9 @@ describe('face matching: template key', () => {
         mine.candidateList.map((c) => c.id),
         ['bella'],
       );
+      // An image probe: the keyB server would refuse the keyA export itself (400 -6).
       const theirs = (
-        await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: probe })
+        await other.inject({ method: 'POST', url: '/face-matching/identify/keyed', payload: { probe: face('bella') } })
       ).json<{ candidateList: unknown[]; recordErrors: Array<{ id: string; error: string }> }>();
       assert.deepEqual(theirs.candidateList, []);
       assert.equal(theirs.recordErrors[0]?.id, 'bella');

@@ -17,7 +17,8 @@ import { crc32 } from 'node:zlib';
  * | 18+n | 4 | CRC-32 of every byte before it |
  *
  * The algorithm travels with the vector, so a template can never be compared with one of another
- * algorithm, and the checksum catches a template damaged in transit or storage.
+ * algorithm, and the checksum catches a template damaged in transit or storage. The format is not
+ * secret: it leaves the server only sealed (src/crypto/exported-template-sealing.ts).
  */
 export interface Template {
   readonly modality: Modality;
@@ -44,7 +45,7 @@ const MODALITY_CODES: Readonly<Record<Modality, number>> = { face: 1, voice: 2 }
  *
  * @example
  * const bytes = encodeTemplate({ modality: 'face', algorithm: 'F500', vector }, 'int8');
- * const base64 = bytes.toString('base64'); // the `export` of the matching services
+ * exports.seal(bytes).toString('base64'); // the `export` of the matching services: sealed, never raw
  */
 export function encodeTemplate(template: Template, quantisation: Quantisation = 'float32'): Buffer {
   const { vector } = template;
@@ -79,7 +80,7 @@ export function encodeTemplate(template: Template, quantisation: Quantisation = 
  * Parses a template, checking magic, version, sizes and checksum.
  *
  * @example
- * const template = decodeTemplate(decodeBase64(body.probe.import, 'probe.import'));
+ * const template = decodeTemplate(exports.open(decodeBase64(body.probe.import, 'probe.import')));
  * template.algorithm; // 'F500'
  * @throws {TemplateFormatError} naming what is wrong
  */

@@ -1,4 +1,5 @@
 import { decodeBase64 } from '../../crypto/base64.js';
+import { ExportedTemplateError, type ExportedTemplateSealer } from '../../crypto/exported-template-sealing.js';
 import { dot, unitVector } from '../../lib/vectors.js';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
@@ -34,15 +35,18 @@ export function algorithmOf(workflow: Workflow | undefined): FaceAlgorithmName {
 
 /**
  * Turns a probe, gallery item or encounter into unit vectors: an image is analysed by the face
- * engine for every algorithm in `algorithms` (one pass), a template is checked and decoded.
+ * engine for every algorithm in `algorithms` (one pass), a template is opened (`exports`), checked
+ * and decoded.
  *
  * @example
- * const vectors = await faceVectors(engine, body.probe, 'probe', ['F500']);
+ * const vectors = await faceVectors(engine, exports, body.probe, 'probe', ['F500']);
  * @throws {ApiError} 400 with the spec code: -3 neither member, -6 both members, an image without
- *   exactly one usable face, an undecodable image or template, or a template of another modality
+ *   exactly one usable face, an undecodable image, a template that is not an intact sealed export of
+ *   this deployment, or a template of another modality
  */
 export async function faceVectors(
   engine: FaceEngine,
+  exports: ExportedTemplateSealer,
   sample: FaceSample,
   field: string,
   algorithms: readonly FaceAlgorithmName[],
@@ -51,7 +55,7 @@ export async function faceVectors(
   const template = sample.import;
   if (template !== undefined) {
     if (image !== undefined) throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
-    return importedVectors(template, field);
+    return importedVectors(exports, template, field);
   }
   if (image === undefined) {
     throw new ApiError(
@@ -80,13 +84,17 @@ export function vectorFor(vectors: FaceVectors, algorithm: FaceAlgorithmName, fi
 }
 
 /**
- * A template in the export format: float32 (exact), base64.
+ * A template in the export format: float32 (exact), sealed (a fresh IV each time), base64.
  *
  * @example
- * exportTemplate('F500', vectors.F500!); // 'VlBUTQEB...'
+ * exportTemplate(exports, 'F500', vectors.F500); // 'VlBUUwE...'
  */
-export function exportTemplate(algorithm: FaceAlgorithmName, vector: Float32Array): string {
-  return encodeTemplate({ modality: 'face', algorithm, vector }).toString('base64');
+export function exportTemplate(
+  exports: ExportedTemplateSealer,
+  algorithm: FaceAlgorithmName,
+  vector: Float32Array,
+): string {
+  return exports.seal(encodeTemplate({ modality: 'face', algorithm, vector })).toString('base64');
 }
 
 /** What the engine must compute to serve all the given algorithms at once (their views are prefixes of one another). */
@@ -99,12 +107,13 @@ export function embeddingsFor(algorithms: readonly FaceAlgorithmName[]): Embeddi
   return { views, description: wanted.some((e) => e.description) };
 }
 
-function importedVectors(base64: string, field: string): FaceVectors {
+function importedVectors(exports: ExportedTemplateSealer, base64: string, field: string): FaceVectors {
   let template;
   try {
-    template = decodeTemplate(decodeBase64(base64, `${field}.import`));
+    template = decodeTemplate(exports.open(decodeBase64(base64, `${field}.import`)));
   } catch (error) {
-    if (error instanceof TemplateFormatError) throw invalidValue(`${field}.import: ${error.message}`);
+    if (error instanceof ExportedTemplateError || error instanceof TemplateFormatError)
+      throw invalidValue(`${field}.import: ${error.message}`);
     throw error;
   }
   if (template.modality !== 'face')

@@ -1,3 +1,4 @@
+import type { ExportedTemplateSealer } from '../../crypto/exported-template-sealing.js';
 import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import { biometricEncountersRepository } from '../../store/biometric-encounters.js';
@@ -13,6 +14,8 @@ export interface FaceMatchingContext {
   readonly caches: CacheGalleries;
   /** Most encounters `cache` may hold. */
   limitOf(cache: string): number;
+  /** Seals the templates `/export` answers and opens imported ones. */
+  readonly exports: ExportedTemplateSealer;
   /** Unit vectors of a sample for the given algorithms ({@link faceVectors}); `field` names it in errors. */
   vectors(sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]): Promise<FaceVectors>;
 }
@@ -33,6 +36,8 @@ export function faceMatchingContext(deps: ServiceDependencies): FaceMatchingCont
       FACE_MATCHING,
     ),
     limitOf: (cache) => config.faceCacheLimits.get(cache) ?? config.faceCacheLimit,
-    vectors: (sample, field, algorithms) => faceVectors(deps.faceEngine(), sample, field, algorithms),
+    exports: deps.exportedTemplateSealer,
+    vectors: (sample, field, algorithms) =>
+      faceVectors(deps.faceEngine(), deps.exportedTemplateSealer, sample, field, algorithms),
   };
 }

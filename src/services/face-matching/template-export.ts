@@ -8,12 +8,13 @@ import type { ExportBody, FaceSample } from './schemas.js';
  * `/export`: the template of a face image, of the workflow's algorithm (F500 when not given).
  *
  * @example
- * await exportFaceTemplate(matching, { encounter: { VISIBLE_FRONTAL: jpegBase64 } }); // 'VlBUTQEB...'
+ * await exportFaceTemplate(matching, { encounter: { VISIBLE_FRONTAL: jpegBase64 } }); // 'VlBUUwE...'
  */
 export async function exportFaceTemplate(matching: FaceMatchingContext, body: ExportBody): Promise<string> {
   const algorithm = algorithmOf(body.workflow);
   const sample = imageOnly(body.encounter, 'encounter');
   return exportTemplate(
+    matching.exports,
     algorithm,
     vectorFor(await matching.vectors(sample, 'encounter', [algorithm]), algorithm, 'encounter'),
   );
@@ -24,7 +25,7 @@ export async function exportFaceTemplate(matching: FaceMatchingContext, body: Ex
  *
  * @example
  * await exportAlgorithmTemplates(matching, { encounter: { VISIBLE_FRONTAL: jpegBase64 } });
- * // { F200: 'VlBUTQEB...', F500: 'VlBUTQEB...' }
+ * // { F200: 'VlBUUwE...', F500: 'VlBUUwE...' }
  */
 export async function exportAlgorithmTemplates(
   matching: FaceMatchingContext,
@@ -33,7 +34,7 @@ export async function exportAlgorithmTemplates(
   const found = await matching.vectors(imageOnly(body.encounter, 'encounter'), 'encounter', FACE_ALGORITHM_NAMES);
   const byAlgorithm: Record<string, string> = {};
   for (const algorithm of FACE_ALGORITHM_NAMES)
-    byAlgorithm[algorithm] = exportTemplate(algorithm, vectorFor(found, algorithm, 'encounter'));
+    byAlgorithm[algorithm] = exportTemplate(matching.exports, algorithm, vectorFor(found, algorithm, 'encounter'));
   return byAlgorithm;
 }
 

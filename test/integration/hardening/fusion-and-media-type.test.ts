@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { customersRepository } from '../../../src/store/customers.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { testApp } from '../../helpers/app.js';
+import { accessToken, testApp } from '../../helpers/app.js';
 import { assertCodedError, httpPost } from '../../helpers/http.js';
 
 let store: Store;
@@ -105,19 +105,8 @@ describe('hardening: text/plain bodies', () => {
     await customers.create({ name: 'acme' });
     const client = await customers.createClient('acme');
     const { apiKey } = await customers.createApiKey('acme');
-    const token = await app.inject({
-      method: 'POST',
-      url: '/auth/realms/acme-consumers/protocol/openid-connect/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        client_id: client.clientId,
-        client_secret: client.clientSecret,
-        scope: 'openid',
-        grant_type: 'client_credentials',
-      }).toString(),
-    });
-    assert.equal(token.statusCode, 200, token.body);
-    const headers = { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}`, apikey: apiKey };
+    const token = await accessToken(app, 'acme', client);
+    const headers = { authorization: `Bearer ${token}`, apikey: apiKey };
     const enroll = JSON.stringify({ username: 'ada', email: 'ada@example.com', phoneNumber: '+15550100' });
     const plain = await app.inject({
       method: 'POST',
