@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { KeyObject } from 'node:crypto';
 import { encryptEnvelope } from '../src/client/envelope.js';
 import type { JsonSchema, Operation } from './operations.js';
-import { IMAGE, SEEDS } from './seeds.js';
+import { IMAGE, SEALED_IMAGE, SEEDS } from './seeds.js';
 
 export type FuzzMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
 
@@ -25,7 +25,32 @@ export const PLACEHOLDER = {
   otherApiKey: 'FUZZ_OTHER_API_KEY',
   clientId: 'FUZZ_CLIENT_ID',
   clientSecret: 'FUZZ_CLIENT_SECRET',
+  /** A pending enrollment's token (device added), fresh for each request: addFace reaches the frames. */
+  enrollmentToken: 'FUZZ_ENROLLMENT_TOKEN',
+  /** The enrolled user's registration code and device id (authenticate). */
+  registrationCode: 'FUZZ_REGISTRATION_CODE',
+  deviceId: 'FUZZ_DEVICE_ID',
+  /** A started authentication's token, fresh for each request, and the device's signature of it (verifyDevice). */
+  startedAuthToken: 'FUZZ_STARTED_AUTH_TOKEN',
+  deviceSignature: 'FUZZ_DEVICE_SIGNATURE',
+  /** A device-verified authentication's token, fresh for each request: verifyFace reaches the frames. */
+  authToken: 'FUZZ_AUTH_TOKEN',
 } as const;
+
+/**
+ * `FUZZ_SEALED_FRAME:<base64>` in a JSON string: an onboarding frame, replaced at send time by the JSON
+ * text of an envelope sealing those bytes with the onboarding frame key (`/getPublicKey`).
+ */
+export const SEALED_FRAME = 'FUZZ_SEALED_FRAME:';
+const SEALED_FRAME_PATTERN = /FUZZ_SEALED_FRAME:([A-Za-z0-9+/=]*)/g;
+
+/** The placeholders standing for per-request onboarding state, minted by the target only when used. */
+export const FRESH_STATE = [
+  PLACEHOLDER.enrollmentToken,
+  PLACEHOLDER.startedAuthToken,
+  PLACEHOLDER.deviceSignature,
+  PLACEHOLDER.authToken,
+] as const;
 
 /** A request as generated and stored: `seal`, when set, is a body to send sealed in an envelope. */
 export interface FuzzRequest {
@@ -55,6 +80,10 @@ export interface Secrets {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly envelopeKey: KeyObject;
+  /** The onboarding frame key (`/getPublicKey`), PEM. */
+  readonly frameKey: string;
+  /** Real values of the other placeholders (onboarding state), by placeholder. */
+  readonly state: Readonly<Record<string, string>>;
 }
 
 /**
@@ -71,8 +100,13 @@ export function materialize(request: FuzzRequest, secrets: Secrets): Omit<FuzzRe
     [PLACEHOLDER.apiKey]: secrets.apiKey,
     [PLACEHOLDER.clientId]: secrets.clientId,
     [PLACEHOLDER.clientSecret]: secrets.clientSecret,
+    ...secrets.state,
   };
-  const fill = (text: string) => text.replace(/FUZZ_[A-Z_]+/g, (name) => values[name] ?? name);
+  // A sealed frame's envelope goes into a JSON string, hence its JSON text escaped once more.
+  const sealFrame = (_match: string, base64: string) =>
+    JSON.stringify(JSON.stringify(encryptEnvelope(Buffer.from(base64, 'base64'), secrets.frameKey))).slice(1, -1);
+  const fill = (text: string) =>
+    text.replace(SEALED_FRAME_PATTERN, sealFrame).replace(/FUZZ_[A-Z_]+/g, (name) => values[name] ?? name);
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, fill(v)]));
   const payload =
     request.seal !== undefined
@@ -282,11 +316,14 @@ type Mutation = { readonly set: unknown } | { readonly remove: true };
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A copy of `value` with `IMAGE` markers replaced in order by `images`, then the mutations applied. */
+/**
+ * A copy of `value` with `IMAGE` and `SEALED_IMAGE` markers replaced in order by `images` (the latter as
+ * frames to seal at send time), then the mutations applied.
+ */
 function mutated(value: unknown, images: readonly string[], mutations: ReadonlyArray<[number, Mutation]>): unknown {
   let next = 0;
   const copy: unknown = JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
-    item === IMAGE ? (images[next++] ?? '') : item,
+    item === IMAGE ? (images[next++] ?? '') : item === SEALED_IMAGE ? `${SEALED_FRAME}${images[next++] ?? ''}` : item,
   );
   const paths = pathsOf(copy);
   let root = copy;
@@ -313,7 +350,8 @@ function mutated(value: unknown, images: readonly string[], mutations: ReadonlyA
 
 /** A seed body (./seeds.ts) with bad images in its image fields and up to two values replaced or removed. */
 function seedValue(seed: unknown, context: FuzzContext): fc.Arbitrary<unknown> {
-  const imageCount = JSON.stringify(seed).split(IMAGE).length - 1;
+  const text = JSON.stringify(seed);
+  const imageCount = text.split(IMAGE).length + text.split(SEALED_IMAGE).length - 2;
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { arbitrary: nasty.map((set) => ({ set })), weight: 3 },
     { arbitrary: fc.constant({ remove: true as const }), weight: 1 },

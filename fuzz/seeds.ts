@@ -5,6 +5,8 @@
  * route without a seed is fuzzed from its schema only; a new route needs none.
  */
 export const IMAGE = 'FUZZ_IMAGE';
+/** Where a (bad) image goes sealed in an envelope with the onboarding frame key, as a frame's `data`. */
+export const SEALED_IMAGE = 'FUZZ_SEALED_IMAGE';
 
 const frames = [
   { data: IMAGE, timestamp: 1000 },
@@ -12,6 +14,26 @@ const frames = [
 ];
 const video = (workflow: string) => ({ video: { workflow_data: { workflow, frames } } });
 const face = { VISIBLE_FRONTAL: IMAGE };
+
+/**
+ * An onboarding `faceLivenessData` package of sealed frames. The `FUZZ_*` tokens are placeholders
+ * (fuzz/requests.ts) for fresh onboarding state, filled at send time.
+ */
+const faceLivenessData = {
+  video: {
+    workflow_data: {
+      workflow: 'hotel2',
+      rotation: 0,
+      frames: [
+        { data: SEALED_IMAGE, tags: [], timestamp: 1000 },
+        { data: SEALED_IMAGE, tags: [], timestamp: 1100 },
+      ],
+      timestamp: 1200,
+    },
+    meta_data: { client_device_brand: 'fuzz', username: 'fuzz', client_version: 'fuzz/1' },
+    client_version: 'fuzz/1',
+  },
+};
 
 /** Seed bodies by operation key. */
 export const SEEDS: Readonly<Record<string, unknown>> = {
@@ -26,4 +48,15 @@ export const SEEDS: Readonly<Record<string, unknown>> = {
   'POST /face-matching/export': { encounter: face },
   'POST /face-matching/exportAlgorithmTemplate': { encounter: face },
   'POST /face-analysis/analyzeImage': { images: [{ id: 1, input: { imageData: IMAGE }, output: [] }] },
+  'POST /onboarding/enrollment/addFace': { enrollmentToken: 'FUZZ_ENROLLMENT_TOKEN', faceLivenessData },
+  'POST /onboarding/authentication/authenticate': {
+    registrationCode: 'FUZZ_REGISTRATION_CODE',
+    deviceId: 'FUZZ_DEVICE_ID',
+  },
+  'POST /onboarding/authentication/verifyDevice': {
+    authToken: 'FUZZ_STARTED_AUTH_TOKEN',
+    signature: 'FUZZ_DEVICE_SIGNATURE',
+    deviceId: 'FUZZ_DEVICE_ID',
+  },
+  'POST /onboarding/authentication/verifyFace': { authToken: 'FUZZ_AUTH_TOKEN', faceLivenessData },
 };

@@ -10,14 +10,17 @@ import { openStore, type Store } from '../src/store/database.js';
 import { accessToken, testApp, testServerKeys } from '../test/helpers/app.js';
 import { testFaceEngine } from '../test/helpers/faces.js';
 import { listOperations, type Operation } from './operations.js';
-import { materialize, type FuzzContext, type FuzzRequest, type Secrets } from './requests.js';
+import { FRESH_STATE, materialize, type FuzzContext, type FuzzRequest, type Secrets } from './requests.js';
 import { checkAnswer } from './oracle.js';
+import { startOnboarding, type OnboardingState } from './onboarding-state.js';
 
 export interface FuzzTarget {
   readonly app: FastifyInstance;
   readonly operations: readonly Operation[];
   readonly context: FuzzContext;
   readonly secrets: Secrets;
+  /** Mints the fresh onboarding state a request's placeholders ask for. */
+  readonly onboarding: OnboardingState;
   close(): Promise<void>;
 }
 
@@ -43,8 +46,16 @@ export async function startTarget(images: Readonly<Record<string, Buffer>>): Pro
   const client = await customers.createClient('acme');
   const apiKey = await customers.createApiKey('acme');
   const otherApiKey = await customers.createApiKey('globex');
-  const app = await testApp({}, { store, faceEngine: testFaceEngine(), onShutdownRequested: () => undefined });
+  // Registration-code throttles off: the target mints authentications with the valid code for each
+  // request that uses it (throttling has its own tests); 429 stays an accepted answer for the oracle.
+  const unthrottled = { VERIPORT_THROTTLE_CODE_PER_ADDRESS: '1000000', VERIPORT_THROTTLE_CODE_PER_DEVICE: '1000000' };
+  const app = await testApp(unthrottled, {
+    store,
+    faceEngine: testFaceEngine(),
+    onShutdownRequested: () => undefined,
+  });
   const bearer = await accessToken(app, 'acme', client);
+  const onboarding = await startOnboarding(app, { authorization: `Bearer ${bearer}`, apikey: apiKey.apiKey });
   const operations = listOperations(app, ALL_SERVICES);
   const innerBodies = new Map(
     operations.flatMap((operation) => {
@@ -63,7 +74,10 @@ export async function startTarget(images: Readonly<Record<string, Buffer>>): Pro
       clientId: client.clientId,
       clientSecret: client.clientSecret,
       envelopeKey: testServerKeys().publicKey,
+      frameKey: onboarding.frameKey,
+      state: onboarding.lasting,
     },
+    onboarding,
     close: async () => {
       await app.close();
       await store.close();
@@ -79,7 +93,11 @@ export async function startTarget(images: Readonly<Record<string, Buffer>>): Pro
  */
 export async function send(target: FuzzTarget, operation: Operation, request: FuzzRequest): Promise<Outcome> {
   try {
-    const response = await target.app.inject(materialize(request, target.secrets));
+    const text = `${request.payload ?? ''}${request.seal ?? ''}`;
+    const wanted = FRESH_STATE.filter((placeholder) => text.includes(placeholder));
+    const fresh = wanted.length === 0 ? {} : await target.onboarding.mint(wanted);
+    const secrets = { ...target.secrets, state: { ...target.secrets.state, ...fresh } };
+    const response = await target.app.inject(materialize(request, secrets));
     const answer = { statusCode: response.statusCode, body: response.body };
     const failure = checkAnswer(operation.errorShape, answer);
     return failure === undefined ? answer : { ...answer, failure };

@@ -58,6 +58,8 @@ export interface VeriportConfig {
   readonly livenessMaxSkewMs: number;
   /** Lifetime of onboarding access and ID tokens (`expires_in`). */
   readonly tokenTtlSeconds: number;
+  /** Guess throttling of the token endpoint and of registration codes (docs/decisions.md). */
+  readonly throttle: ThrottleLimits;
   /** Lifetime of an onboarding enrollmentToken (enroll to addFace). */
   readonly enrollmentTtlSeconds: number;
   /** Lifetime of an onboarding authToken (authenticate to the final check). */
@@ -163,7 +165,29 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
     ...connectionLimits(env),
+    throttle: throttleLimits(env),
   });
+}
+
+/** Requests allowed per key within one window; the next answers 429 with Retry-After. */
+export interface ThrottleLimits {
+  readonly windowSeconds: number;
+  readonly tokenPerAddress: number;
+  readonly tokenPerClient: number;
+  readonly codePerAddress: number;
+  readonly codePerDevice: number;
+}
+
+/** The guess throttles (docs/configuration.md). */
+function throttleLimits(env: NodeJS.ProcessEnv): ThrottleLimits {
+  const limit = (name: string, fallback: number) => integer(env[name], name, fallback, 1, 1_000_000);
+  return {
+    windowSeconds: integer(env.VERIPORT_THROTTLE_WINDOW_SECONDS, 'VERIPORT_THROTTLE_WINDOW_SECONDS', 60, 1, 86_400),
+    tokenPerAddress: limit('VERIPORT_THROTTLE_TOKEN_PER_ADDRESS', 300),
+    tokenPerClient: limit('VERIPORT_THROTTLE_TOKEN_PER_CLIENT', 100),
+    codePerAddress: limit('VERIPORT_THROTTLE_CODE_PER_ADDRESS', 100),
+    codePerDevice: limit('VERIPORT_THROTTLE_CODE_PER_DEVICE', 20),
+  };
 }
 
 /** Time limits and the per-address cap of client connections (docs/configuration.md). */

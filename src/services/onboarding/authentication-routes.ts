@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import type { AuthenticationFlow } from './authentication.js';
 import { customerOf } from './authenticated-scope.js';
+import type { RegistrationCodeThrottle } from './registration-code-throttle.js';
 import {
   AuthenticateRequest,
   AuthenticateResponse,
@@ -17,9 +18,13 @@ import {
  * inside a {@link requireAccess} scope.
  *
  * @example
- * authenticationRoutes(scope, authenticationFlow(context));
+ * authenticationRoutes(scope, authenticationFlow(context), codeThrottle);
  */
-export function authenticationRoutes(app: FastifyInstance, flow: AuthenticationFlow): void {
+export function authenticationRoutes(
+  app: FastifyInstance,
+  flow: AuthenticationFlow,
+  codeThrottle: RegistrationCodeThrottle,
+): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   scope.post(
     '/onboarding/authentication/authenticate',
@@ -29,6 +34,7 @@ export function authenticationRoutes(app: FastifyInstance, flow: AuthenticationF
         body: AuthenticateRequest,
         response: { 200: AuthenticateResponse, ...errors },
       },
+      preHandler: codeThrottle,
     },
     async (request) => flow.authenticate(customerOf(request).name, request.body),
   );

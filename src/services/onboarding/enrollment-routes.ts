@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import { customerOf } from './authenticated-scope.js';
+import type { RegistrationCodeThrottle } from './registration-code-throttle.js';
 import type { EnrollmentFlow } from './enrollment.js';
 import {
   AddDeviceRequest,
@@ -18,9 +19,14 @@ import {
  * inside a {@link requireAccess} scope.
  *
  * @example
- * enrollmentRoutes(scope, enrollmentFlow(context), serverKeys.publicKeyPem);
+ * enrollmentRoutes(scope, enrollmentFlow(context), serverKeys.publicKeyPem, codeThrottle);
  */
-export function enrollmentRoutes(app: FastifyInstance, flow: EnrollmentFlow, publicKeyPem: string): void {
+export function enrollmentRoutes(
+  app: FastifyInstance,
+  flow: EnrollmentFlow,
+  publicKeyPem: string,
+  codeThrottle: RegistrationCodeThrottle,
+): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   scope.get(
     '/getPublicKey',
@@ -40,6 +46,8 @@ export function enrollmentRoutes(app: FastifyInstance, flow: EnrollmentFlow, pub
         body: EnrollRequest,
         response: { 200: EnrollResponse, ...errors },
       },
+      // Registration-code guesses (a re-enrollment carries one too).
+      preHandler: codeThrottle,
     },
     async (request) => flow.enroll(customerOf(request).name, request.body),
   );

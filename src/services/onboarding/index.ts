@@ -8,6 +8,8 @@ import { authenticationFlow } from './authentication.js';
 import { authenticationRoutes } from './authentication-routes.js';
 import { enrollmentFlow } from './enrollment.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
+import { registerRateLimit } from './guess-throttle.js';
+import { registrationCodeThrottle } from './registration-code-throttle.js';
 import { onboardingContext } from './onboarding-context.js';
 import { tokenSigner } from './token-signer.js';
 import { tokenRoutes } from './token-routes.js';
@@ -24,16 +26,18 @@ export const onboardingService: ServiceDefinition = {
   jsonAsTextPlain: false,
   plugin: async (app, deps) => {
     addVersionRoute(app, 'onboarding');
+    await registerRateLimit(app);
     const customers = customersRepository(deps.store.db);
     const signer = tokenSigner(signingKeysRepository(deps.store.db), deps.config.tokenTtlSeconds);
     tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
     const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
     // Every call below carries the bearer token and the API key of one customer.
+    const codeThrottle = registrationCodeThrottle(app, deps.config.throttle);
     await app.register((scope, _options, done) => {
       requireAccess(scope, verifyAccess);
-      enrollmentRoutes(scope, enrollmentFlow(context), deps.serverKeys.publicKeyPem);
-      authenticationRoutes(scope, authenticationFlow(context));
+      enrollmentRoutes(scope, enrollmentFlow(context), deps.serverKeys.publicKeyPem, codeThrottle);
+      authenticationRoutes(scope, authenticationFlow(context), codeThrottle);
       done();
     });
   },

@@ -1,8 +1,13 @@
 import type { FastifyReply } from 'fastify';
 
-/** The RFC 6749 §5.2 error codes the token endpoint answers with. */
+/** The RFC 6749 §5.2 error codes the token endpoint answers with, and RFC 8628's `slow_down` for its 429. */
 export type OAuthErrorCode =
-  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unauthorized_client';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'unauthorized_client'
+  | 'slow_down';
 
 /** A token-endpoint failure, rendered as `{"error","error_description"}` rather than the coded style. */
 export class OAuthError extends Error {

@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../server/errors/api-error.js';
 import { isStoredText } from '../../server/schemas/stored-text.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import type { CustomersRepository } from '../../store/customers.js';
 import { clientCredentials } from './client-credentials.js';
 import { FORM_MEDIA_TYPE, isFormEncoded, registerFormBody } from './form-body.js';
+import { guessThrottle } from './guess-throttle.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
 import { customerOfRealm, issuerOf } from './realm.js';
 import type { TokenSigner } from './token-signer.js';
@@ -25,6 +26,12 @@ export function tokenRoutes(
   signer: TokenSigner,
 ): void {
   registerFormBody(app);
+  const limits = deps.config.throttle;
+  // Secret guesses: per source address, and per client id wherever the guesses come from.
+  const throttle = guessThrottle(app, limits.windowSeconds, [
+    { max: limits.tokenPerAddress, key: (request) => request.ip },
+    { max: limits.tokenPerClient, key: claimedClientId },
+  ]);
   /** The customer whose realm a path names, or undefined. */
   const customerAt = async (realm: string) => {
     const name = customerOfRealm(realm);
@@ -44,6 +51,16 @@ export function tokenRoutes(
         // RFC 9110 §15.5.16: Accept names the media type that would have been accepted.
         reply.header('accept', FORM_MEDIA_TYPE);
         return sendOAuthError(reply, new OAuthError(415, 'invalid_request', `the body must be ${FORM_MEDIA_TYPE}`));
+      },
+      // After the form is parsed, so the client id it names can be counted.
+      preHandler: async (request, reply) => {
+        const retryAfter = await throttle(request);
+        if (retryAfter === undefined) return;
+        reply.header('retry-after', String(retryAfter));
+        return sendOAuthError(
+          reply,
+          new OAuthError(429, 'slow_down', `too many token requests; retry after ${retryAfter} s`),
+        );
       },
     },
     async (request, reply) => {
@@ -121,6 +138,17 @@ export function tokenRoutes(
       return signer.jwks();
     },
   );
+}
+
+/** The client id a token request names (Basic or form), unverified: only a throttle key. */
+function claimedClientId(request: FastifyRequest): string | undefined {
+  if (!isForm(request.body)) return undefined;
+  try {
+    // The realm only names a refused Basic scheme; the error is dropped here.
+    return clientCredentials(request.headers.authorization, request.body, '').clientId;
+  } catch {
+    return undefined;
+  }
 }
 
 function isForm(body: unknown): body is Record<string, string> {
