@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { customersRepository } from '../../src/store/customers.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/database.js';
 
 /** A backend the store tests run against: PGlite always, PostgreSQL when DATABASE_URL is set. */
@@ -61,4 +62,21 @@ export async function withStore(backend: StoreBackend, body: (store: Store) => P
   } finally {
     await store.close();
   }
+}
+
+/**
+ * An onboarding customer with one OIDC client and one API key, made in the store as `veriport admin` does.
+ *
+ * @example
+ * const { client, apiKey } = await testCustomer(store, 'acme');
+ */
+export async function testCustomer(
+  store: Store,
+  name: string,
+): Promise<{ client: { clientId: string; clientSecret: string }; apiKey: string }> {
+  const customers = customersRepository(store.db);
+  await customers.create({ name });
+  const client = await customers.createClient(name);
+  const { apiKey } = await customers.createApiKey(name);
+  return { client, apiKey };
 }

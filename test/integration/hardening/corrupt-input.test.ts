@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { generateDeviceKey } from '../../../src/client/device-key.js';
 import { encryptEnvelope } from '../../../src/client/envelope.js';
 import { OnboardingApiError, OnboardingClient, type FaceFrame } from '../../../src/client/onboarding-client.js';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { testApp, testServerKeys } from '../../helpers/app.js';
 import { closeTestFaceEngine, selfieFrame, testFaceEngine } from '../../helpers/faces.js';
@@ -154,10 +154,7 @@ describe('hardening: undecodable onboarding frames are 400 139', () => {
   };
 
   it('on addFace and verifyFace, and the 400 costs no attempt', async () => {
-    const customers = customersRepository(store.db);
-    await customers.create({ name: 'acme' });
-    const credentials = await customers.createClient('acme');
-    const key = await customers.createApiKey('acme');
+    const { client: credentials, apiKey } = await testCustomer(store, 'acme');
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     assert.ok(address !== null && typeof address === 'object');
@@ -166,7 +163,7 @@ describe('hardening: undecodable onboarding frames are 400 139', () => {
       customer: 'acme',
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
-      apiKey: key.apiKey,
+      apiKey,
     });
 
     const { enrollmentToken } = await client.enroll({

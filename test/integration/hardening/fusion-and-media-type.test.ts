@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { accessToken, testApp } from '../../helpers/app.js';
 import { assertCodedError, httpPost } from '../../helpers/http.js';
@@ -101,10 +101,7 @@ describe('hardening: text/plain bodies', () => {
   });
 
   it('are 415 in onboarding, whose spec sends application/json', async () => {
-    const customers = customersRepository(store.db);
-    await customers.create({ name: 'acme' });
-    const client = await customers.createClient('acme');
-    const { apiKey } = await customers.createApiKey('acme');
+    const { client, apiKey } = await testCustomer(store, 'acme');
     const token = await accessToken(app, 'acme', client);
     const headers = { authorization: `Bearer ${token}`, apikey: apiKey };
     const enroll = JSON.stringify({ username: 'ada', email: 'ada@example.com', phoneNumber: '+15550100' });

@@ -13,7 +13,7 @@ import { OnboardingClient, sealFaceFrames } from '../../../src/client/onboarding
 import { seededRandom } from '../../../src/lib/seeded-random.js';
 import { onboardingService } from '../../../src/services/onboarding/index.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { testApp, testServerKeys } from '../../helpers/app.js';
 import { closeTestFaceEngine, portrait, selfieFrame, testFaceEngine } from '../../helpers/faces.js';
 import { assertCodedError, codedError, httpPost } from '../../helpers/http.js';
@@ -180,10 +180,7 @@ describe('deeply nested onboarding frame envelope (issue 14 item 8)', () => {
   });
 
   it('refuses a frame whose envelope JSON is nested deeper than 64 with a 400, before parsing it', async () => {
-    const customers = customersRepository(store.db);
-    await customers.create({ name: 'acme' });
-    const client = await customers.createClient('acme');
-    const { apiKey } = await customers.createApiKey('acme');
+    const { client, apiKey } = await testCustomer(store, 'acme');
     const address = app.server.address();
     assert.ok(address !== null && typeof address === 'object');
     const baseUrl = `http://127.0.0.1:${address.port}`;

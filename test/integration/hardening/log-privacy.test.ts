@@ -11,9 +11,9 @@ import { sql } from 'kysely';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { serializeErrorForLog } from '../../../src/server/errors/error-log-serializer.js';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { testServerKeys } from '../../helpers/app.js';
+import { accessToken, testServerKeys } from '../../helpers/app.js';
 import { assertCodedError } from '../../helpers/http.js';
 
 const person = {
@@ -33,10 +33,7 @@ const lines: string[] = [];
 
 before(async () => {
   store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  const customers = customersRepository(store.db);
-  await customers.create({ name: 'acme' });
-  const client = await customers.createClient('acme');
-  const { apiKey } = await customers.createApiKey('acme');
+  const { client, apiKey } = await testCustomer(store, 'acme');
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       lines.push(chunk.toString());
@@ -49,14 +46,7 @@ before(async () => {
     store,
     logger: { level: 'trace', stream },
   });
-  const token = await app.inject({
-    method: 'POST',
-    url: '/auth/realms/acme-consumers/protocol/openid-connect/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`,
-  });
-  assert.equal(token.statusCode, 200, token.body);
-  headers = { authorization: `Bearer ${token.json<{ access_token: string }>().access_token}`, apikey: apiKey };
+  headers = { authorization: `Bearer ${await accessToken(app, 'acme', client)}`, apikey: apiKey };
 });
 
 after(async () => {

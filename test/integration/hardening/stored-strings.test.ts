@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { testApp } from '../../helpers/app.js';
 import { assertCodedError, httpPost } from '../../helpers/http.js';
@@ -23,10 +23,9 @@ let client: { clientId: string; clientSecret: string };
 
 before(async () => {
   store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  const customers = customersRepository(store.db);
-  await customers.create({ name: 'acme' });
-  client = await customers.createClient('acme');
-  const { apiKey } = await customers.createApiKey('acme');
+  const customer = await testCustomer(store, 'acme');
+  client = customer.client;
+  const { apiKey } = customer;
   app = await testApp({}, { store });
   const token = await tokenRequest(
     `grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { customersRepository } from '../../../src/store/customers.js';
+import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { testApp } from '../../helpers/app.js';
 import { assertCodedError } from '../../helpers/http.js';
@@ -23,10 +23,9 @@ let client: { clientId: string; clientSecret: string };
 
 before(async () => {
   store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  const customers = customersRepository(store.db);
-  await customers.create({ name: 'acme' });
-  client = await customers.createClient('acme');
-  const { apiKey } = await customers.createApiKey('acme');
+  const customer = await testCustomer(store, 'acme');
+  client = customer.client;
+  const { apiKey } = customer;
   app = await testApp(
     {
       VERIPORT_THROTTLE_TOKEN_PER_ADDRESS: '3',
