@@ -10,6 +10,7 @@ import { usageCountersRepository } from '../store/usage-counters.js';
 import type { VeriportConfig } from './config.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
+import { decorateCustomerScope } from './access/customer-scope.js';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
 import { errorStyleForPath } from './errors/error-style-for-path.js';
 import {
@@ -89,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'onRequest',
     refuseWhileClosing(() => closing, styleFor),
   );
+  decorateCustomerScope(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(codedErrors);
   app.setNotFoundHandler(notFoundHandler('coded'));

@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * The namespace of a call when authentication is off (`VERIPORT_AUTH=off`): every caller shares it, as
+ * every caller of a loopback-only server is the operator. Customer names never take this value.
+ */
+export const UNSCOPED = '';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The customer a call acts for: the owner of its credentials when authentication is on, {@link UNSCOPED}
+     * when it is off. Caches, encounters and usage rows are kept under it.
+     */
+    customerScope: string;
+  }
+}
+
+/**
+ * Gives every request a customer scope, {@link UNSCOPED} until an authentication hook sets it.
+ *
+ * @example
+ * decorateCustomerScope(app); // once, on the root instance
+ */
+export function decorateCustomerScope(app: FastifyInstance): void {
+  app.decorateRequest('customerScope', UNSCOPED);
+}
+
+/**
+ * The customer scope of a request: where its caches, encounters and usage rows live.
+ *
+ * @example
+ * const scope = customerScopeOf(request); // 'acme', or '' with authentication off
+ */
+export function customerScopeOf(request: FastifyRequest): string {
+  return request.customerScope;
+}
