@@ -13,17 +13,24 @@ declare module 'fastify' {
      * when it is off. Caches, encounters and usage rows are kept under it.
      */
     customerScope: string;
+    /**
+     * Whether the call carried the operator's admin credential (authentication on), or any call when
+     * authentication is off: admin-only operations and reports across all customers need it.
+     */
+    adminAccess: boolean;
   }
 }
 
 /**
- * Gives every request a customer scope, {@link UNSCOPED} until an authentication hook sets it.
+ * Gives every request a customer scope, {@link UNSCOPED}, and no admin access until an authentication hook
+ * sets them.
  *
  * @example
  * decorateCustomerScope(app); // once, on the root instance
  */
 export function decorateCustomerScope(app: FastifyInstance): void {
   app.decorateRequest('customerScope', UNSCOPED);
+  app.decorateRequest('adminAccess', false);
 }
 
 /**
