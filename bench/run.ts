@@ -70,7 +70,8 @@ function recordCost(): number {
   const calls = 1_000_000;
   const endpoints = ['/version', '/compare', '/identify/{cacheName}', '/verify/{cacheName}'];
   const start = process.hrtime.bigint();
-  for (let i = 0; i < calls; i += 1) usage.record('face-matching', endpoints[i % endpoints.length] ?? '/version');
+  for (let i = 0; i < calls; i += 1)
+    usage.record('face-matching', endpoints[i % endpoints.length] ?? '/version', 'acme');
   return Number(process.hrtime.bigint() - start) / calls;
 }
 

@@ -8,13 +8,14 @@
 import fc from 'fast-check';
 import type { KeyObject } from 'node:crypto';
 import { encryptEnvelope } from '../src/client/envelope.js';
+import { isEnvelopePurpose, type EnvelopePurpose } from '../src/lib/envelope-purpose.js';
 import type { JsonSchema, Operation } from './operations.js';
 import { IMAGE, SEALED_IMAGE, SEEDS } from './seeds.js';
 
 export type FuzzMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
 
 /**
- * Stand-ins for what only the running app knows (its credentials, its envelope key): requests are
+ * Stand-ins for what only the running app knows (its credentials, its envelope keys): requests are
  * generated and stored with these, and {@link materialize} puts the real values in just before sending,
  * so a stored case replays against a fresh app.
  */
@@ -58,7 +59,7 @@ export interface FuzzRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly payload?: string;
-  /** The plaintext of an envelope `{key, iv, p}` sealed with the app's key at send time. */
+  /** The plaintext of an envelope `{key, iv, p}` sealed at send time for the route's service ({@link materialize}). */
   readonly seal?: string;
 }
 
@@ -79,7 +80,8 @@ export interface Secrets {
   readonly otherApiKey: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  readonly envelopeKey: KeyObject;
+  /** The public key of each envelope purpose (face liveness's, face analysis's, ...). */
+  readonly envelopeKey: (purpose: EnvelopePurpose) => KeyObject;
   /** The onboarding frame key (`/getPublicKey`), PEM. */
   readonly frameKey: string;
   /** Real values of the other placeholders (onboarding state), by placeholder. */
@@ -104,17 +106,29 @@ export function materialize(request: FuzzRequest, secrets: Secrets): Omit<FuzzRe
   };
   // A sealed frame's envelope goes into a JSON string, hence its JSON text escaped once more.
   const sealFrame = (_match: string, base64: string) =>
-    JSON.stringify(JSON.stringify(encryptEnvelope(Buffer.from(base64, 'base64'), secrets.frameKey))).slice(1, -1);
+    JSON.stringify(
+      JSON.stringify(encryptEnvelope(Buffer.from(base64, 'base64'), secrets.frameKey, 'onboarding')),
+    ).slice(1, -1);
   const fill = (text: string) =>
     text.replace(SEALED_FRAME_PATTERN, sealFrame).replace(/FUZZ_[A-Z_]+/g, (name) => values[name] ?? name);
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, fill(v)]));
   const payload =
     request.seal !== undefined
-      ? toJsonText(encryptEnvelope(request.seal, secrets.envelopeKey))
+      ? toJsonText(sealFor(request.url, request.seal, secrets))
       : request.payload === undefined
         ? undefined
         : fill(request.payload);
   return { method: request.method, url: request.url, headers, ...(payload === undefined ? {} : { payload }) };
+}
+
+/**
+ * `seal` sealed as a client of the route's service would: for the purpose named by the path's first segment
+ * (`/face-liveness/...`), under that purpose's key; a path naming none gets onboarding's (and is refused).
+ */
+function sealFor(url: string, seal: string, secrets: Secrets): ReturnType<typeof encryptEnvelope> {
+  const segment = url.split('/')[1] ?? '';
+  const purpose: EnvelopePurpose = isEnvelopePurpose(segment) ? segment : 'onboarding';
+  return encryptEnvelope(seal, secrets.envelopeKey(purpose), purpose);
 }
 
 // Tokens JSON.stringify cannot write (1e309 reads as Infinity): a marker string replaced after stringify.

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ALL_SERVICES } from '../src/services/index.js';
 import { customersRepository } from '../src/store/customers.js';
 import { openStore, type Store } from '../src/store/database.js';
-import { accessToken, testApp, testServerKeys } from '../test/helpers/app.js';
+import { accessToken, testApp, testEnvelopeKeys } from '../test/helpers/app.js';
 import { testFaceEngine } from '../test/helpers/faces.js';
 import { listOperations, type Operation } from './operations.js';
 import { FRESH_STATE, materialize, type FuzzContext, type FuzzRequest, type Secrets } from './requests.js';
@@ -73,7 +73,7 @@ export async function startTarget(images: Readonly<Record<string, Buffer>>): Pro
       otherApiKey: otherApiKey.apiKey,
       clientId: client.clientId,
       clientSecret: client.clientSecret,
-      envelopeKey: testServerKeys().publicKey,
+      envelopeKey: (purpose) => testEnvelopeKeys().key(purpose).publicKey,
       frameKey: onboarding.frameKey,
       state: onboarding.lasting,
     },

@@ -1,9 +1,11 @@
 import type { VeriportConfig } from '../server/config.js';
-import { KEY_CACHE_SECONDS, retiredKeyRetentionSeconds } from '../services/onboarding/token-signer.js';
+import { KEY_CACHE_SECONDS, retiredKeyRetentionSeconds } from '../server/access/signing-key-cache.js';
+import { adminKeysRepository } from '../store/admin-keys.js';
 import { customersRepository, CustomerError, type CustomersRepository } from '../store/customers.js';
 import { openStore } from '../store/database.js';
 import { onboardingPoliciesRepository } from '../store/onboarding-policies.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../store/signing-keys.js';
+import { ADMIN_KEYS_USAGE, adminKeysCommand } from './admin-keys.js';
 import { policyCommand, POLICY_USAGE } from './admin-policy.js';
 
 /** A malformed `veriport admin` command line; the CLI prints it and exits 2. */
@@ -17,7 +19,8 @@ export const ADMIN_USAGE = `  veriport admin customers create <name> [--display-
       Manages onboarding customers. Secrets are printed once and stored only hashed.
   veriport admin rotate-signing-key
       Retires the token signing key for a new one; tokens it signed verify until they expire.
-${POLICY_USAGE}`;
+${POLICY_USAGE}
+${ADMIN_KEYS_USAGE}`;
 
 /**
  * Runs one `veriport admin` command against the configured store and returns what to print.
@@ -40,6 +43,7 @@ export async function admin(
       if (args.length > 1) throw new AdminUsageError(`rotate-signing-key takes no arguments\n\n${ADMIN_USAGE}`);
       return await rotateSigningKey(signingKeysRepository(store.db), config.tokenTtlSeconds);
     }
+    if (args[0] === 'admin-keys') return await adminKeysCommand(adminKeysRepository(store.db), args.slice(1));
     if (args[0] === 'policy')
       return await policyCommand(customersRepository(store.db), onboardingPoliciesRepository(store.db), args.slice(1));
     return await run(customersRepository(store.db), args, options);

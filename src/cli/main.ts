@@ -7,6 +7,7 @@ import { SERVICE_NAMES, type ServiceName } from '../server/service-definition.js
 import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
 import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
+import { AdminKeyError } from './admin-keys.js';
 import { CLIENT_USAGE, ClientUsageError, clientCommand } from './client.js';
 import { PolicyUsageError } from './admin-policy.js';
 import { OnboardingApiError } from '../client/onboarding-client.js';
@@ -21,7 +22,8 @@ Usage:
       Starts every service on one port (default 8080), or only the named one.
       Services: ${SERVICE_NAMES.join(', ')}
   veriport report [--server NAME] [--year YYYY] [--month M] [--url http://host:port]
-      Prints the usage report as CSV (server_name,year,month,endpoint,counter).
+      Prints the usage report as CSV (server_name,year,month,endpoint,counter); with --url, the
+      apikey header is VERIPORT_API_KEY when set (an admin key reports every customer).
 ${ADMIN_USAGE}
 ${CLIENT_USAGE}
   veriport --version | --help
@@ -85,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
           year: optionalInteger(values.year, '--year'),
           month: optionalInteger(values.month, '--month'),
           url: values.url,
+          apiKey: process.env.VERIPORT_API_KEY === '' ? undefined : process.env.VERIPORT_API_KEY,
         }),
       );
       return 0;
@@ -136,6 +139,7 @@ main(process.argv.slice(2)).then(
       ClientUsageError,
       OnboardingApiError,
       PolicyUsageError,
+      AdminKeyError,
     ].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -11,6 +11,8 @@ export interface ReportOptions {
   month?: number | undefined;
   /** Base URL of a running server; when set the CSV is fetched from its transaction-report service. */
   url?: string | undefined;
+  /** Sent as the `apikey` header with `url` (VERIPORT_API_KEY): the admin key, or a customer's for its own. */
+  apiKey?: string | undefined;
 }
 
 /**
@@ -41,7 +43,8 @@ async function fetchReport(options: ReportOptions): Promise<string> {
     options.server === undefined
       ? `fullReport/${period}`
       : `serverReport/${encodeURIComponent(options.server)}/${period}`;
-  const response = await fetch(new URL(`/transaction-report/${path}`, options.url));
+  const headers: Record<string, string> = options.apiKey === undefined ? {} : { apikey: options.apiKey };
+  const response = await fetch(new URL(`/transaction-report/${path}`, options.url), { headers });
   const body = await response.text();
   if (!response.ok) throw new Error(`report request failed with HTTP ${response.status}: ${body}`);
   return body;

@@ -50,7 +50,7 @@ type Json = Record<string, unknown>;
 
 /**
  * Seals captured frames into a `faceLivenessData` package: each frame's image is encrypted in its own
- * `{key, iv, p}` envelope under the server's public key (`getPublicKey`).
+ * `{key, iv, p}` envelope sealed for onboarding, under the server's onboarding public key (`getPublicKey`).
  *
  * @example
  * const data = sealFaceFrames([{ image: jpeg, timestamp: Date.now() }], publicKeyPem, { username: 'alice' });
@@ -66,7 +66,7 @@ export function sealFaceFrames(
         workflow: meta.workflow ?? 'hotel2',
         rotation: meta.rotation ?? 0,
         frames: frames.map((f) => ({
-          data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem)),
+          data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem, 'onboarding')),
           tags: [...(f.tags ?? [])],
           timestamp: f.timestamp,
         })),

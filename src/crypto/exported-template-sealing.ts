@@ -39,7 +39,7 @@ const PURPOSE = 'veriport template export v1';
  * The sealer of exported templates, keyed from `secret` (`config.templateKey`, or the server private key).
  *
  * @example
- * const exports = exportedTemplateSealer(config.templateKey ?? serverKeys.privateKey);
+ * const exports = exportedTemplateSealer(config.templateKey ?? envelopeKeys.key('onboarding').privateKey);
  * const base64 = exports.seal(encodeTemplate(template)).toString('base64'); // 'VlBUUwE...'
  * decodeTemplate(exports.open(Buffer.from(base64, 'base64'))); // template
  */

@@ -26,7 +26,7 @@ export interface TemplateSealer {
  * it (configured key, PEM files, or a passphrase-protected stored key; docs/decisions.md).
  *
  * @example
- * const sealer = templateSealer(config.templateKey ?? serverKeys.privateKey);
+ * const sealer = templateSealer(config.templateKey ?? envelopeKeys.key('onboarding').privateKey);
  * const sealed = sealer.seal(templateBytes, 'face-matching/staff/alice/F500');
  * sealer.open(sealed, 'face-matching/staff/alice/F500'); // templateBytes
  */
@@ -62,11 +62,12 @@ export function templateSealer(secret: KeyObject | Uint8Array): TemplateSealer {
 
 /**
  * A 32-byte AES key for one purpose, derived (HKDF-SHA256, `purpose` as the info string) from the
- * deployment's template secret (`VERIPORT_TEMPLATE_KEY`, or the server private key). Each purpose gets
+ * deployment's template secret (`VERIPORT_TEMPLATE_KEY`, or the onboarding private key). Each purpose gets
  * its own key, so what one seals cannot be opened as another's.
  *
  * @example
- * const key = deriveTemplateKey(config.templateKey ?? serverKeys.privateKey, 'veriport template export v1');
+ * const secret = config.templateKey ?? envelopeKeys.key('onboarding').privateKey;
+ * const key = deriveTemplateKey(secret, 'veriport template export v1');
  */
 export function deriveTemplateKey(secret: KeyObject | Uint8Array, purpose: string): Buffer {
   const material = secret instanceof Uint8Array ? secret : secret.export({ type: 'pkcs8', format: 'der' });

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { loadServerKeyPair, type ServerKeyPair } from '../crypto/server-key-pair.js';
+import { loadEnvelopeKeyRing, type EnvelopeKeyRing } from '../crypto/envelope-key-ring.js';
 import { exportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
+import type { EnvelopePurpose } from '../lib/envelope-purpose.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
 import { serverKeysRepository } from '../store/server-keys.js';
@@ -10,6 +11,7 @@ import { usageCountersRepository } from '../store/usage-counters.js';
 import type { VeriportConfig } from './config.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
+import { serverAuthentication, warnIfUnauthenticated } from './access/authentication.js';
 import { decorateCustomerScope } from './access/customer-scope.js';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
 import { errorStyleForPath } from './errors/error-style-for-path.js';
@@ -27,6 +29,7 @@ import { serializeErrorForLog } from './errors/error-log-serializer.js';
 import { useBoundedJsonParser } from './json-body-parser.js';
 import { mountService } from './mount-service.js';
 import { registerOpenApi } from './openapi.js';
+import { openThrottleStore, type ThrottleStore } from './throttle-store.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { validatorCompiler } from './validation.js';
@@ -37,8 +40,8 @@ export interface AppOptions {
   readonly services?: readonly ServiceDefinition[];
   /** An open store to use instead of opening one from the configuration; the app does not close it. */
   readonly store?: Store;
-  /** A key pair to use instead of loading one (tests share one to skip RSA generation). */
-  readonly serverKeys?: ServerKeyPair;
+  /** Envelope key pairs to use instead of loading them (tests share a ring to skip RSA generation). */
+  readonly envelopeKeys?: EnvelopeKeyRing;
   /** A running face engine to share (tests: one pool for many apps); the app does not close it. */
   readonly faceEngine?: FaceEngine;
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
@@ -95,9 +98,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(codedErrors);
   app.setNotFoundHandler(notFoundHandler('coded'));
   useBoundedJsonParser(app);
+  // Closed with the app, or below should the build fail (its client would keep reconnecting).
+  let throttleStore: ThrottleStore | undefined;
 
   try {
-    const serverKeys = options.serverKeys ?? (await loadKeys(config, store));
+    const envelopeKeys = options.envelopeKeys ?? (await loadKeys(config, store, envelopePurposes(services)));
+    // The template sealing keys derive from the onboarding pair, the single server key of earlier releases.
+    const templateSecret = config.templateKey ?? envelopeKeys.key('onboarding').privateKey;
     const usageRepository = usageCountersRepository(store.db);
     const usage = new UsageRecorder({
       repository: usageRepository,
@@ -111,22 +118,41 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => {
       await ownFaceEngine?.close();
     });
+    const throttles = await openThrottleStore({
+      url: config.throttle.redisUrl,
+      keyPrefix: config.throttle.redisKeyPrefix,
+      log: app.log,
+    });
+    throttleStore = throttles;
+    app.addHook('onClose', async () => {
+      await throttles.close();
+    });
     const dependencies: ServiceDependencies = {
       config,
       store,
       faceEngine,
-      serverKeys,
-      templateSealer: templateSealer(config.templateKey ?? serverKeys.privateKey),
-      exportedTemplateSealer: exportedTemplateSealer(config.templateKey ?? serverKeys.privateKey),
+      envelopeKeys,
+      templateSealer: templateSealer(templateSecret),
+      exportedTemplateSealer: exportedTemplateSealer(templateSecret),
       usage: { repository: usageRepository, flush: () => usage.flush() },
       requestShutdown: () => (options.onShutdownRequested ?? ((self) => void self.close()))(app),
+      throttleStore: throttles,
     };
 
     await registerOpenApi(app, services);
     registerMetrics(app);
     registerHealth(app, store, () => closing);
+    warnIfUnauthenticated(config, app.log);
+    // One check (and one cache of the token signing keys) for every service of the process.
+    const authenticate = serverAuthentication(config, store.db);
     for (const service of services) {
-      await mountService(app, service, dependencies, config.usageCounting ? (s, e) => usage.record(s, e) : undefined);
+      await mountService(
+        app,
+        service,
+        dependencies,
+        config.usageCounting ? usage.record.bind(usage) : undefined,
+        authenticate,
+      );
     }
 
     app.addHook('preClose', (done) => {
@@ -149,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return app;
   } catch (error) {
     if (ownsStore) await store.close();
+    await throttleStore?.close();
     throw error;
   }
 }
@@ -173,17 +200,25 @@ function openConfiguredStore(config: VeriportConfig): Promise<Store> {
     : openStore({ kind: 'postgres', url: config.databaseUrl, schema: config.databaseSchema });
 }
 
-function loadKeys(config: VeriportConfig, store: Store): Promise<ServerKeyPair> {
-  return config.privateKeyFile !== undefined && config.publicKeyFile !== undefined
-    ? loadServerKeyPair({
-        kind: 'files',
-        privateKeyFile: config.privateKeyFile,
-        publicKeyFile: config.publicKeyFile,
-        passphrase: config.keyPassphrase,
-      })
-    : loadServerKeyPair({
-        kind: 'store',
-        repository: serverKeysRepository(store.db),
-        passphrase: config.keyPassphrase,
-      });
+/**
+ * The purposes whose key pairs are loaded: onboarding's always (the template sealing secret when
+ * VERIPORT_TEMPLATE_KEY is unset) and the mounted services' (a stub with no encrypted call needs none).
+ */
+function envelopePurposes(services: readonly ServiceDefinition[]): EnvelopePurpose[] {
+  return ['onboarding', ...services.flatMap((s) => (s.envelopePurpose === undefined ? [] : [s.envelopePurpose]))];
+}
+
+function loadKeys(
+  config: VeriportConfig,
+  store: Store,
+  purposes: readonly EnvelopePurpose[],
+): Promise<EnvelopeKeyRing> {
+  const { privateKeyFile, publicKeyFile } = config;
+  return loadEnvelopeKeyRing(purposes, {
+    onboardingFiles:
+      privateKeyFile !== undefined && publicKeyFile !== undefined ? { privateKeyFile, publicKeyFile } : undefined,
+    keyDirectory: config.keyDirectory,
+    repository: serverKeysRepository(store.db),
+    passphrase: config.keyPassphrase,
+  });
 }

@@ -32,9 +32,14 @@ export interface VeriportConfig {
   readonly usageCounting: boolean;
   /** Integer that `confirm` must equal on the report service's reset and shutdown; unset disables both. */
   readonly adminConfirmCode: number | undefined;
-  /** PEM files of the envelope key pair; when unset the pair is generated on first start and kept in the store. */
+  /**
+   * PEM files of the onboarding envelope key pair (the `GET /getPublicKey` key); when unset it comes from
+   * `keyDirectory`, or is generated on first start and kept in the store.
+   */
   readonly privateKeyFile: string | undefined;
   readonly publicKeyFile: string | undefined;
+  /** Directory of `<purpose>.pem` private keys, one per envelope purpose; unset: the store holds them. */
+  readonly keyDirectory: string | undefined;
   /** Passphrase that encrypts the generated private key at rest in the store. */
   readonly keyPassphrase: string | undefined;
   /** How long shutdown waits for in-flight requests before closing connections. */
@@ -76,7 +81,15 @@ export interface VeriportConfig {
   readonly socketTimeoutMs: number;
   /** Simultaneous connections one source address may hold; more are closed at once. */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * `VERIPORT_AUTH`: whether the biometric services ask for credentials (docs/decisions.md, Authentication);
+   * default `required` unless `host` is a loopback address.
+   */
+  readonly authentication: AuthenticationMode;
 }
+
+/** `required`: a customer's token or API key (admin calls: the admin key); `off`: every caller is the operator. */
+export type AuthenticationMode = 'required' | 'off';
 
 /** Raised for any invalid configuration value; the CLI prints the message and exits with status 2. */
 export class ConfigError extends Error {
@@ -120,9 +133,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
   }
+  const host = flags.host ?? optionalString(env.HOST) ?? '127.0.0.1';
   return Object.freeze({
     port: integer(flags.port ?? env.PORT, 'PORT (--port)', 8080, 0, 65535),
-    host: flags.host ?? optionalString(env.HOST) ?? '127.0.0.1',
+    host,
     dataDir: flags.dataDir ?? optionalString(env.VERIPORT_DATA_DIR) ?? './data',
     databaseUrl,
     databaseSchema,
@@ -133,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     adminConfirmCode: confirmCode(env.VERIPORT_ADMIN_CONFIRM),
     privateKeyFile,
     publicKeyFile,
+    keyDirectory: optionalString(env.VERIPORT_KEY_DIR),
     keyPassphrase: optionalString(env.VERIPORT_KEY_PASSPHRASE),
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
@@ -166,16 +181,42 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
     ...connectionLimits(env),
     throttle: throttleLimits(env),
+    authentication: authenticationMode(env.VERIPORT_AUTH, host),
   });
 }
 
-/** Requests allowed per key within one window; the next answers 429 with Retry-After. */
+/**
+ * Whether a bind address only answers this machine: 127.0.0.0/8, ::1 or localhost.
+ *
+ * @example
+ * isLoopbackHost('127.0.0.1'); // true
+ * isLoopbackHost('0.0.0.0'); // false: every interface
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(name);
+}
+
+function authenticationMode(raw: string | undefined, host: string): AuthenticationMode {
+  const value = optionalString(raw)?.toLowerCase();
+  if (value === undefined) return isLoopbackHost(host) ? 'off' : 'required';
+  if (value !== 'required' && value !== 'off') {
+    throw new ConfigError(`VERIPORT_AUTH must be required or off (got '${value}')`);
+  }
+  return value;
+}
+
+/** Requests allowed per key within one window (the next answers 429 with Retry-After), and where they are counted. */
 export interface ThrottleLimits {
   readonly windowSeconds: number;
   readonly tokenPerAddress: number;
   readonly tokenPerClient: number;
   readonly codePerAddress: number;
   readonly codePerDevice: number;
+  /** `redis://` or `rediss://` URL of the store every replica counts in; unset: each process counts alone. */
+  readonly redisUrl: string | undefined;
+  /** Start of every Redis key (`<prefix>throttle:<name>:...`), so deployments sharing one Redis stay apart. */
+  readonly redisKeyPrefix: string;
 }
 
 /** The guess throttles (docs/configuration.md). */
@@ -187,7 +228,33 @@ function throttleLimits(env: NodeJS.ProcessEnv): ThrottleLimits {
     tokenPerClient: limit('VERIPORT_THROTTLE_TOKEN_PER_CLIENT', 100),
     codePerAddress: limit('VERIPORT_THROTTLE_CODE_PER_ADDRESS', 100),
     codePerDevice: limit('VERIPORT_THROTTLE_CODE_PER_DEVICE', 20),
+    ...throttleStore(env),
   };
+}
+
+/** Where the throttles count: VERIPORT_REDIS_URL and its key prefix (docs/configuration.md). */
+function throttleStore(env: NodeJS.ProcessEnv): Pick<ThrottleLimits, 'redisUrl' | 'redisKeyPrefix'> {
+  const redisUrl = optionalString(env.VERIPORT_REDIS_URL);
+  // The URL may carry a password: the message does not repeat it.
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    throw new ConfigError('VERIPORT_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0');
+  }
+  const redisKeyPrefix = optionalString(env.VERIPORT_REDIS_KEY_PREFIX) ?? 'veriport:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisKeyPrefix)) {
+    throw new ConfigError(
+      `VERIPORT_REDIS_KEY_PREFIX must be 1 to 64 letters, digits, ':', '_', '.' or '-' (got '${redisKeyPrefix}')`,
+    );
+  }
+  return { redisUrl, redisKeyPrefix };
+}
+
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** Time limits and the per-address cap of client connections (docs/configuration.md). */

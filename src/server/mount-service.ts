@@ -1,29 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import { routeSecurity, type Authenticate } from './access/authentication.js';
+import { customerScopeOf } from './access/customer-scope.js';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
 import { boundedJsonParser } from './json-body-parser.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 
-/** Counts one answered request of a service endpoint. */
-export type RecordUsage = (serverName: string, endpoint: string) => void;
+/** Counts one answered request of a service endpoint, made for a customer (its customer scope). */
+export type RecordUsage = (serverName: string, endpoint: string, customer: string) => void;
 
 /**
  * Mounts a service under its prefix in its own encapsulated scope: its error style for every error
  * and unknown route under the prefix, JSON accepted as `text/plain` where its spec's examples send
  * that (elsewhere `text/plain` is a 415), OpenAPI tags, and a usage count for every request that
- * reaches one of its routes (also the rejected ones: a 400 is still a call).
+ * reaches one of its routes (also the rejected ones: a 400 is still a call), under the customer scope the
+ * request had when answered; and, unless the service checks its own (`authentication: 'onboarding'`), the
+ * credential check (`authenticate`) on every request under the prefix.
  *
  * @example
- * await mountService(app, transactionReportService, dependencies, usage.record.bind(usage));
+ * await mountService(app, transactionReportService, dependencies, usage.record.bind(usage), authenticate);
  */
 export async function mountService(
   app: FastifyInstance,
   service: ServiceDefinition,
   dependencies: ServiceDependencies,
   recordUsage: RecordUsage | undefined,
+  authenticate: Authenticate,
 ): Promise<void> {
   await app.register(
     async (scope) => {
       scope.setErrorHandler(errorHandler(service.errorStyle));
+      const checked = (service.authentication ?? 'customer') === 'customer';
+      // Before the scope's other hooks and the body parser: nothing of an unauthenticated request is read.
+      if (checked) scope.addHook('onRequest', authenticate);
       // Onboarding is rooted at '/', where the server's own not-found handler answers already.
       if (service.prefix !== '') scope.setNotFoundHandler(notFoundHandler(service.errorStyle));
       // Fastify reads text/plain as a string by default; a service whose spec sends only JSON refuses it
@@ -33,12 +41,14 @@ export async function mountService(
         scope.addContentTypeParser('text/plain', { parseAs: 'string' }, boundedJsonParser(scope));
       }
       scope.addHook('onRoute', (route) => {
-        route.schema = { ...route.schema, tags: [service.name] };
+        const security = checked ? routeSecurity(route.config?.access) : undefined;
+        route.schema = { ...route.schema, tags: [service.name], ...(security === undefined ? {} : { security }) };
       });
       if (recordUsage !== undefined) {
         scope.addHook('onResponse', (request, _reply, done) => {
           const template = request.routeOptions.url;
-          if (template !== undefined) recordUsage(service.name, endpointName(template, service.prefix));
+          if (template !== undefined)
+            recordUsage(service.name, endpointName(template, service.prefix), customerScopeOf(request));
           done();
         });
       }

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { SECURITY_SCHEMES } from './access/authentication.js';
 import type { ServiceDefinition } from './service-definition.js';
 import { VERIPORT_VERSION } from './version.js';
 
@@ -25,6 +26,8 @@ export async function registerOpenApi(app: FastifyInstance, services: readonly S
         ...services.map((s) => ({ name: s.name, description: `${s.description}; base path ${s.prefix || '/'}` })),
         { name: 'operations', description: 'health, readiness and metrics' },
       ],
+      // Which a route asks for is in its `security` (mount-service.ts); docs/decisions.md, Authentication.
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

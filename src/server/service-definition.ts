@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerKeyPair } from '../crypto/server-key-pair.js';
+import type { EnvelopeKeyRing } from '../crypto/envelope-key-ring.js';
+import type { EnvelopePurpose } from '../lib/envelope-purpose.js';
 import type { ExportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import type { TemplateSealer } from '../crypto/template-sealing.js';
 import type { Store } from '../store/database.js';
@@ -7,6 +8,7 @@ import type { UsageCountersRepository } from '../store/usage-counters.js';
 import type { FaceEngine } from '../engines/face/face-engine.js';
 import type { VeriportConfig } from './config.js';
 import type { ErrorStyle } from './errors/error-body.js';
+import type { ThrottleStore } from './throttle-store.js';
 
 /** The nine services of the spec, by the name the usage report uses for them. */
 export const SERVICE_NAMES = [
@@ -29,10 +31,15 @@ export interface ServiceDependencies {
   readonly store: Store;
   /** The shared face engine (worker pool), started on first use. */
   readonly faceEngine: () => FaceEngine;
-  readonly serverKeys: ServerKeyPair;
   /**
-   * Seals biometric templates at rest: keyed by `config.templateKey`, or by the server private key
-   * when none is configured. Built once by the app, so every service seals alike.
+   * The envelope key pairs, one per purpose: a service opens its `*Encrypted` packages (or onboarding its
+   * frames) with `envelopeKeys.key(<its purpose>)` only. Holds onboarding's and the mounted services'.
+   */
+  readonly envelopeKeys: EnvelopeKeyRing;
+  /**
+   * Seals biometric templates at rest: keyed by `config.templateKey`, or by the onboarding private key
+   * (the single server key of earlier releases) when none is configured. Built once by the app, so every
+   * service seals alike.
    */
   readonly templateSealer: TemplateSealer;
   /**
@@ -47,6 +54,8 @@ export interface ServiceDependencies {
   };
   /** Starts a graceful stop of the whole process once the current response has been sent. */
   requestShutdown(): void;
+  /** Where guess throttles count: Redis shared by the replicas (VERIPORT_REDIS_URL), else this process. */
+  readonly throttleStore: ThrottleStore;
 }
 
 /** A service as the server mounts it: a Fastify plugin plus how its errors and bodies look. */
@@ -61,6 +70,19 @@ export interface ServiceDefinition {
    * the other services answer a `text/plain` body with 415.
    */
   readonly jsonAsTextPlain: boolean;
+  /**
+   * The envelope purpose whose key pair opens the service's encrypted packages (src/lib/envelope-purpose.ts);
+   * the app loads the pairs of the mounted services' purposes, onboarding's always. Unset: no encrypted calls.
+   */
+  readonly envelopePurpose?: EnvelopePurpose;
+  /**
+   * Who checks the credentials of its calls (docs/decisions.md, Authentication):
+   * - `customer` (the default, so a new service has it): `mountService` runs the shared check
+   *   (server/access/) before every route but those marked `config: { access: 'public' }` (`GET /version`):
+   *   a customer's onboarding access token or API key, or the admin key; `VERIPORT_AUTH=off` turns it off;
+   * - `onboarding`: the service checks its own routes (its token endpoint is open; the rest need token and key).
+   */
+  readonly authentication?: 'customer' | 'onboarding';
   /** Adds the service's routes (docs/architecture.md: routes + schemas -> domain functions -> engines). */
   readonly plugin: ServiceRoutes;
 }

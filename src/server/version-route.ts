@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { versionText } from './version.js';
 
 /**
- * Adds `GET /version` to a service: a text/plain string naming the library, service and release.
+ * Adds `GET /version` to a service: a text/plain string naming the library, service and release; the one
+ * route of a service that needs no credentials.
  *
  * @example
  * addVersionRoute(scope, 'face-matching'); // GET /face-matching/version -> 'Veriport face-matching 0.1.0'
@@ -12,6 +13,8 @@ export function addVersionRoute(scope: FastifyInstance, serviceName: string): vo
   scope.get(
     '/version',
     {
+      // Open to anyone, with authentication on too (server/access/authentication.ts).
+      config: { access: 'public' },
       schema: {
         summary: 'Library name and version',
         produces: ['text/plain'],

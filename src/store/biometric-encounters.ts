@@ -21,8 +21,16 @@ export type AddOutcome =
 
 export type ReplaceOutcome = { readonly kind: 'updated'; readonly generation: number } | { readonly kind: 'absent' };
 
-/** Caches of enrolled encounters of one matching service (face or voice). */
+/**
+ * The namespace of a server without authentication: the `customer` column's default, where the rows written
+ * before caches were kept per customer are. The server calls it `UNSCOPED` (src/server/access/customer-scope.ts).
+ */
+export const UNSCOPED_CUSTOMER = '';
+
+/** Caches of enrolled encounters of one matching service (face or voice) and one customer. */
 export interface BiometricEncountersRepository {
+  /** The customer whose caches these are. */
+  readonly customer: string;
   /** Adds all the encounters or none: refused when an id exists or the cache would pass `limit`. */
   add(cache: string, encounters: readonly EncounterTemplates[], limit: number): Promise<AddOutcome>;
   /** Replaces every template of an existing encounter. */
@@ -40,22 +48,28 @@ export interface BiometricEncountersRepository {
 }
 
 /**
- * Creates the repository of one service's caches. Every change bumps the cache's generation in the
- * same transaction, which also row-locks the cache: concurrent adds to one cache (from any replica)
- * run one after the other, so the limit and the id checks hold.
+ * Creates the repository of one service's caches of one customer ({@link UNSCOPED_CUSTOMER} when left out):
+ * every statement is restricted to that customer, so another customer's cache of the same name is neither
+ * read, counted nor changed. Every change bumps the cache's generation in the same transaction, which also
+ * row-locks the cache: concurrent adds to one cache (from any replica) run one after the other, so the limit
+ * and the id checks hold.
  *
  * @example
- * const encounters = biometricEncountersRepository(store.db, 'face-matching');
+ * const encounters = biometricEncountersRepository(store.db, 'face-matching', 'acme');
  * await encounters.add('staff', [{ id: 'alice', templates: [{ algorithm: 'F500', sealed }] }], 10_000);
  */
-export function biometricEncountersRepository(db: Kysely<Database>, service: string): BiometricEncountersRepository {
+export function biometricEncountersRepository(
+  db: Kysely<Database>,
+  service: string,
+  customer: string = UNSCOPED_CUSTOMER,
+): BiometricEncountersRepository {
   const bump = async (trx: Transaction<Database>, cache: string): Promise<number> => {
     const row = await trx
       .insertInto('biometric_caches')
-      .values({ service, cache_name: cache, generation: 1 })
+      .values({ service, customer, cache_name: cache, generation: 1 })
       .onConflict((oc) =>
         oc
-          .columns(['service', 'cache_name'])
+          .columns(['service', 'customer', 'cache_name'])
           .doUpdateSet((eb) => ({ generation: eb('biometric_caches.generation', '+', 1) })),
       )
       .returning('generation')
@@ -67,6 +81,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
       .selectFrom('biometric_caches')
       .select('generation')
       .where('service', '=', service)
+      .where('customer', '=', customer)
       .where('cache_name', '=', cache)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.generation);
@@ -76,6 +91,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
       .selectFrom('biometric_templates')
       .select(sql<string>`count(distinct encounter_id)`.as('n'))
       .where('service', '=', service)
+      .where('customer', '=', customer)
       .where('cache_name', '=', cache)
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -83,6 +99,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
   const rowsOf = (cache: string, encounter: EncounterTemplates) =>
     encounter.templates.map((t) => ({
       service,
+      customer,
       cache_name: cache,
       encounter_id: encounter.id,
       algorithm: t.algorithm,
@@ -90,6 +107,8 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
     }));
 
   return {
+    customer,
+
     async add(cache, encounters, limit) {
       return db
         .transaction()
@@ -100,13 +119,14 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
             .selectFrom('biometric_templates')
             .select('encounter_id')
             .where('service', '=', service)
+            .where('customer', '=', customer)
             .where('cache_name', '=', cache)
             .where('encounter_id', 'in', wanted)
             .executeTakeFirst();
           if (existing) return rollback({ kind: 'exists', id: existing.encounter_id });
           if ((await countEncounters(trx, cache)) + encounters.length > limit) return rollback({ kind: 'full', limit });
           const rows = encounters.flatMap((e) => rowsOf(cache, e));
-          // Bounded statement size: PostgreSQL allows 65535 parameters, 5 per row.
+          // Bounded statement size: PostgreSQL allows 65535 parameters, 6 per row.
           for (let i = 0; i < rows.length; i += 5000)
             await trx
               .insertInto('biometric_templates')
@@ -124,6 +144,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
           const removed = await trx
             .deleteFrom('biometric_templates')
             .where('service', '=', service)
+            .where('customer', '=', customer)
             .where('cache_name', '=', cache)
             .where('encounter_id', '=', encounter.id)
             .executeTakeFirst();
@@ -140,6 +161,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
         const removed = await trx
           .deleteFrom('biometric_templates')
           .where('service', '=', service)
+          .where('customer', '=', customer)
           .where('cache_name', '=', cache)
           .where('encounter_id', '=', id)
           .executeTakeFirst();
@@ -154,6 +176,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
         await trx
           .deleteFrom('biometric_templates')
           .where('service', '=', service)
+          .where('customer', '=', customer)
           .where('cache_name', '=', cache)
           .execute();
         return { removed: count, generation: await bump(trx, cache) };
@@ -166,6 +189,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
         .select('encounter_id')
         .distinct()
         .where('service', '=', service)
+        .where('customer', '=', customer)
         .where('cache_name', '=', cache)
         .orderBy('encounter_id')
         .execute();
@@ -183,6 +207,7 @@ export function biometricEncountersRepository(db: Kysely<Database>, service: str
           .selectFrom('biometric_templates')
           .select(['encounter_id', 'algorithm', 'sealed_template'])
           .where('service', '=', service)
+          .where('customer', '=', customer)
           .where('cache_name', '=', cache)
           .orderBy('encounter_id')
           .execute();

@@ -1,11 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Monthly request count of one endpoint of one service; the primary key is the first four columns. */
+/** Monthly request count of one endpoint of one service for one customer; the primary key is all but `counter`. */
 export interface UsageCountersTable {
   server_name: string;
   year: number;
   month: number;
   endpoint: string;
+  /** The customer the calls were made for; '' for calls without authentication (the unscoped namespace). */
+  customer: string;
   /** bigint in SQL; drivers return it as a string, repositories convert. */
   counter: ColumnType<string | number, number, number>;
 }
@@ -20,9 +22,13 @@ export interface ServerKeysTable {
   created_at: Generated<Date>;
 }
 
-/** A named cache of a matching service; `generation` changes with every change to its encounters. */
+/**
+ * A named cache of a matching service, owned by a customer ('' when authentication is off): two customers'
+ * caches of one name are two caches. `generation` changes with every change to its encounters.
+ */
 export interface BiometricCachesTable {
   service: string;
+  customer: string;
   cache_name: string;
   generation: ColumnType<string | number, number | undefined, number>;
 }
@@ -30,6 +36,7 @@ export interface BiometricCachesTable {
 /** One template of one encounter: an encounter has one per algorithm it was enrolled for. */
 export interface BiometricTemplatesTable {
   service: string;
+  customer: string;
   cache_name: string;
   encounter_id: string;
   algorithm: string;
@@ -60,6 +67,15 @@ export interface ApiKeysTable {
   key_id: string;
   customer: string;
   key_hash: string;
+  revoked: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+/** An admin API key of the operator, kept as the SHA-256 hex of the key; `key_id` is its public id. */
+export interface AdminApiKeysTable {
+  key_id: string;
+  key_hash: string;
+  label: Generated<string>;
   revoked: Generated<boolean>;
   created_at: Generated<Date>;
 }
@@ -150,6 +166,7 @@ export interface Database {
   customers: CustomersTable;
   oidc_clients: OidcClientsTable;
   api_keys: ApiKeysTable;
+  admin_api_keys: AdminApiKeysTable;
   token_signing_keys: TokenSigningKeysTable;
   onboarding_users: OnboardingUsersTable;
   onboarding_enrollments: OnboardingEnrollmentsTable;

@@ -24,7 +24,7 @@ export interface ServerKeysRepository {
  *
  * @example
  * const keys = serverKeysRepository(store.db);
- * const pair = await keys.find('envelope');
+ * const pair = await keys.find('face-liveness');
  */
 export function serverKeysRepository(db: Kysely<Database>): ServerKeysRepository {
   const find = async (purpose: string): Promise<StoredKeyPair | undefined> => {

@@ -1,32 +1,61 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { encryptEnvelope, type Envelope } from '../../src/client/envelope.js';
+import { ENVELOPE_PURPOSES, type EnvelopePurpose } from '../../src/lib/envelope-purpose.js';
+import type { EnvelopeKeyRing } from '../../src/crypto/envelope-key-ring.js';
 import type { ServerKeyPair } from '../../src/crypto/server-key-pair.js';
 import { buildApp, type AppOptions } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 
-let sharedKeys: ServerKeyPair | undefined;
+const sharedKeys = new Map<EnvelopePurpose, ServerKeyPair>();
 
-/** One RSA-2048 pair per test process: generating the production 3072-bit key per app is slow. */
-export function testServerKeys(): ServerKeyPair {
-  if (sharedKeys === undefined) {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    sharedKeys = {
-      keyId: 'test',
-      publicKeyPem: publicKey,
-      publicKey: createPublicKey(publicKey),
-      privateKey: createPrivateKey(privateKey),
-    };
-  }
-  return sharedKeys;
+const TEST_RING: EnvelopeKeyRing = {
+  purposes: ENVELOPE_PURPOSES,
+  key(purpose) {
+    let pair = sharedKeys.get(purpose);
+    if (pair === undefined) {
+      const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      });
+      pair = {
+        purpose,
+        keyId: `test-${purpose}`,
+        publicKeyPem: publicKey,
+        publicKey: createPublicKey(publicKey),
+        privateKey: createPrivateKey(privateKey),
+      };
+      sharedKeys.set(purpose, pair);
+    }
+    return pair;
+  },
+};
+
+/**
+ * The test key ring: one RSA-2048 pair per envelope purpose, each generated on its first use and shared by
+ * the whole test process (generating the production 3072-bit keys per app is slow).
+ *
+ * @example
+ * encryptEnvelope(json, testEnvelopeKeys().key('face-liveness').publicKey, 'face-liveness');
+ */
+export function testEnvelopeKeys(): EnvelopeKeyRing {
+  return TEST_RING;
 }
 
 /**
- * An app on a throw-away in-memory PGlite store, silent, with the test key pair.
+ * `payload` sealed for `purpose` under the test ring's key of that purpose, as a client SDK would.
+ *
+ * @example
+ * await app.inject({ method: 'POST', url: '/face-liveness/decrypt', payload: testSeal('{"a":1}', 'face-liveness') });
+ */
+export function testSeal(payload: string | Uint8Array, purpose: EnvelopePurpose): Envelope {
+  return encryptEnvelope(payload, TEST_RING.key(purpose).publicKey, purpose);
+}
+
+/**
+ * An app on a throw-away in-memory PGlite store, silent, with the test key ring.
  * `env` adds or overrides configuration variables.
  */
 export async function testApp(
@@ -35,7 +64,7 @@ export async function testApp(
 ): Promise<FastifyInstance> {
   return buildApp({
     config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...env }),
-    serverKeys: testServerKeys(),
+    envelopeKeys: testEnvelopeKeys(),
     logger: false,
     ...options,
   });

@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { ALL_SERVICES } from '../../src/services/index.js';
 import type { ServiceDefinition, ServiceName } from '../../src/server/service-definition.js';
-import { testApp, testServerKeys } from '../helpers/app.js';
+import { testApp, testEnvelopeKeys } from '../helpers/app.js';
 import { assertCodedError, httpPost } from '../helpers/http.js';
 
 // A service used only here, so every mapping of the error model can be reached through HTTP.
@@ -135,23 +135,26 @@ describe('document-validation error bodies (Doc 3 C)', () => {
 });
 
 describe('envelope through HTTP (face-liveness /decrypt)', () => {
-  const keys = testServerKeys();
+  const keys = testEnvelopeKeys().key('face-liveness');
   const pkg = { video: { workflow_data: { workflow: 'hotel2', frames: [{ data: 'AAAA', timestamp: 1 }] } } };
 
   it('returns the original package', async () => {
-    const response = await post('/face-liveness/decrypt', encryptEnvelope(JSON.stringify(pkg), keys.publicKey));
+    const response = await post(
+      '/face-liveness/decrypt',
+      encryptEnvelope(JSON.stringify(pkg), keys.publicKey, 'face-liveness'),
+    );
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), pkg);
   });
   it('returns an array package as an array', async () => {
     const response = await post(
       '/face-liveness/decrypt',
-      encryptEnvelope(JSON.stringify([pkg, pkg, pkg]), keys.publicKey),
+      encryptEnvelope(JSON.stringify([pkg, pkg, pkg]), keys.publicKey, 'face-liveness'),
     );
     assert.deepEqual(response.json(), [pkg, pkg, pkg]);
   });
   it('rejects a tampered package with a clear 400', async () => {
-    const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey);
+    const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey, 'face-liveness');
     const sealed = Buffer.from(envelope.p, 'base64');
     sealed[4] = (sealed[4] ?? 0) ^ 0xff;
     assertCoded(
@@ -162,7 +165,7 @@ describe('envelope through HTTP (face-liveness /decrypt)', () => {
     );
   });
   it('rejects a truncated package', async () => {
-    const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey);
+    const envelope = encryptEnvelope(JSON.stringify(pkg), keys.publicKey, 'face-liveness');
     assertCoded(
       await post('/face-liveness/decrypt', {
         ...envelope,
@@ -176,18 +179,18 @@ describe('envelope through HTTP (face-liveness /decrypt)', () => {
   it("rejects a package made for another server's key", async () => {
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
     assertCoded(
-      await post('/face-liveness/decrypt', encryptEnvelope('{}', stranger.publicKey)),
+      await post('/face-liveness/decrypt', encryptEnvelope('{}', stranger.publicKey, 'face-liveness')),
       400,
       -6,
       /cannot be decrypted with this server's key/,
     );
   });
   it('-5 for members that are not base64, -3 for missing ones, -2 for a payload that is not JSON', async () => {
-    const envelope = encryptEnvelope('{}', keys.publicKey);
+    const envelope = encryptEnvelope('{}', keys.publicKey, 'face-liveness');
     assertCoded(await post('/face-liveness/decrypt', { ...envelope, iv: '@@@' }), 400, -5, /'iv'/);
     assertCoded(await post('/face-liveness/decrypt', { key: envelope.key, iv: envelope.iv }), 400, -3, /'p'/);
     assertCoded(
-      await post('/face-liveness/decrypt', encryptEnvelope('not json', keys.publicKey)),
+      await post('/face-liveness/decrypt', encryptEnvelope('not json', keys.publicKey, 'face-liveness')),
       400,
       -2,
       /not valid JSON/,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { DEFAULT_PROFILE_XML } from '../../src/services/face-analysis/default-profiles.js';
-import { testApp, testServerKeys } from '../helpers/app.js';
+import { testApp, testEnvelopeKeys } from '../helpers/app.js';
 import { assertCodedError, httpPost } from '../helpers/http.js';
 import {
   closeTestFaceEngine,
@@ -283,7 +283,11 @@ describe('face analysis: profiles, ROI, autocapture, shutdown', () => {
     ).json<{ frameResults: Array<{ feedback: string[] }> }>();
     assert.ok(plain.frameResults[0]!.feedback.includes('FACE_TOO_FAR'));
     assert.ok(!bigger.frameResults[0]!.feedback.includes('FACE_TOO_FAR'), bigger.frameResults[0]!.feedback.join());
-    const sealed = encryptEnvelope(JSON.stringify(autocapture([images.good!])), testServerKeys().publicKeyPem);
+    const sealed = encryptEnvelope(
+      JSON.stringify(autocapture([images.good!])),
+      testEnvelopeKeys().key('face-analysis').publicKeyPem,
+      'face-analysis',
+    );
     const encrypted = await post('/autocaptureVideoEncrypted', sealed);
     assert.equal(encrypted.statusCode, 200, encrypted.body);
     assert.deepEqual(encrypted.json<{ results: unknown }>().results, { captured: true, capturedFrameIndex: 0 });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
-import { testApp, testServerKeys } from '../helpers/app.js';
+import { testApp, testEnvelopeKeys } from '../helpers/app.js';
 import { assertCodedError, httpPost } from '../helpers/http.js';
 import {
   closeTestFaceEngine,
@@ -161,6 +161,8 @@ function request(
 }
 
 const post = (url: string, body: object) => httpPost(app, `/face-liveness${url}`, body);
+/** What capture software seals face-liveness packages with (`GET /face-liveness/getPublicKey`). */
+const livenessKey = testEnvelopeKeys().key('face-liveness').publicKeyPem;
 
 async function check(body: object): Promise<Result> {
   const response = await post('/checkLiveness', body);
@@ -273,7 +275,7 @@ describe('face liveness: decisions', () => {
 
   it('opens the encrypted variant and decides the same', async () => {
     const plain = request('foxtrot4', frames.live!);
-    const sealed = encryptEnvelope(JSON.stringify(plain), testServerKeys().publicKeyPem);
+    const sealed = encryptEnvelope(JSON.stringify(plain), livenessKey, 'face-liveness');
     const response = await post('/checkLivenessEncrypted', {
       ...sealed,
       workflow_data: { intelligentLiveness: { lightTraceMode: 'STRICT' } },
@@ -282,7 +284,8 @@ describe('face liveness: decisions', () => {
     assert.equal(response.json<{ video: { liveness_result: Result } }>().video.liveness_result.decision, 'LIVE');
     const bad = encryptEnvelope(
       JSON.stringify({ video: { workflow_data: { workflow: 'hotel4' } } }),
-      testServerKeys().publicKeyPem,
+      livenessKey,
+      'face-liveness',
     );
     assertCodedError(await post('/checkLivenessEncrypted', bad), 400, -3, /frames/);
     assertCodedError(
@@ -341,7 +344,8 @@ describe('face liveness: analyze (autocapture)', () => {
   it('serves the encrypted variant', async () => {
     const sealed = encryptEnvelope(
       JSON.stringify(request('hotel4', frames.live!.slice(0, 1))),
-      testServerKeys().publicKeyPem,
+      livenessKey,
+      'face-liveness',
     );
     const response = await post('/analyzeEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);
@@ -461,7 +465,8 @@ describe('face liveness: active', () => {
     );
     const sealed = encryptEnvelope(
       JSON.stringify(activeBody(frames.turnLeft!, frames.turnRight!)),
-      testServerKeys().publicKeyPem,
+      livenessKey,
+      'face-liveness',
     );
     const response = await post('/checkActiveLivenessEncrypted', sealed);
     assert.equal(response.statusCode, 200, response.body);

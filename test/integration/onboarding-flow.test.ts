@@ -358,6 +358,7 @@ describe('onboarding: enrollment and authentication through HTTP with the client
           .raw()
           .toBuffer(),
         await acme.getPublicKey(),
+        'onboarding',
       ),
     );
     const refusedImage = await post(notImage);

@@ -10,13 +10,14 @@ import {
   SignJWT,
   type JSONWebKeySet,
 } from 'jose';
-import { accessVerifier, AccessDeniedError } from '../../src/services/onboarding/access.js';
+import { AccessDeniedError } from '../../src/server/access/access-denied.js';
 import {
   KEY_CACHE_SECONDS,
   KEY_RELOAD_COOLDOWN_SECONDS,
   retiredKeyRetentionSeconds,
-  tokenSigner,
-} from '../../src/services/onboarding/token-signer.js';
+} from '../../src/server/access/signing-key-cache.js';
+import { accessVerifier } from '../../src/services/onboarding/access.js';
+import { tokenSigner } from '../../src/services/onboarding/token-signer.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { customersRepository, type IssuedApiKey, type IssuedClient } from '../../src/store/customers.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../../src/store/signing-keys.js';

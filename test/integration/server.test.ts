@@ -66,7 +66,7 @@ describe('all-in-one server', () => {
     const { Writable } = await import('node:stream');
     const { buildApp } = await import('../../src/server/app.js');
     const { loadConfig } = await import('../../src/server/config.js');
-    const { testServerKeys } = await import('../helpers/app.js');
+    const { testEnvelopeKeys } = await import('../helpers/app.js');
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
         lines.push(chunk.toString());
@@ -75,7 +75,7 @@ describe('all-in-one server', () => {
     });
     const logged = await buildApp({
       config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'trace' }),
-      serverKeys: testServerKeys(),
+      envelopeKeys: testEnvelopeKeys(),
       logger: { level: 'trace', stream },
     });
     await logged.inject({

@@ -52,29 +52,30 @@ for (const backend of storeBackends()) {
       });
     });
 
-    it('generates the envelope key once; replicas starting together share the stored one', async () => {
+    it('generates an envelope key once per purpose; replicas starting together share the stored one', async () => {
       await withStore(backend, async (store) => {
         const repository = serverKeysRepository(store.db);
         const [first, second] = await Promise.all([
-          loadServerKeyPair({ kind: 'store', repository }),
-          loadServerKeyPair({ kind: 'store', repository }),
+          loadServerKeyPair('face-liveness', { kind: 'store', repository }),
+          loadServerKeyPair('face-liveness', { kind: 'store', repository }),
         ]);
         assert.equal(first.keyId, second.keyId);
         assert.equal(first.publicKey.asymmetricKeyDetails?.modulusLength, 3072);
-        const again = await loadServerKeyPair({ kind: 'store', repository });
+        const again = await loadServerKeyPair('face-liveness', { kind: 'store', repository });
         assert.equal(again.publicKeyPem, first.publicKeyPem);
-        const envelope = encryptEnvelope('hello', first.publicKeyPem);
-        assert.equal(decryptEnvelope(envelope, again.privateKey).toString(), 'hello');
+        assert.equal((await repository.find('face-liveness'))?.keyId, first.keyId);
+        const envelope = encryptEnvelope('hello', first.publicKeyPem, 'face-liveness');
+        assert.equal(decryptEnvelope(envelope, again).toString(), 'hello');
       });
     });
 
     it('keeps a generated private key encrypted when a passphrase is configured', async () => {
       await withStore(backend, async (store) => {
         const repository = serverKeysRepository(store.db);
-        await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
-        assert.match((await repository.find('envelope'))?.privateKeyPem ?? '', /BEGIN ENCRYPTED PRIVATE KEY/);
-        await assert.rejects(loadServerKeyPair({ kind: 'store', repository, passphrase: 'wrong' }));
-        await loadServerKeyPair({ kind: 'store', repository, passphrase: 'correct horse' });
+        await loadServerKeyPair('onboarding', { kind: 'store', repository, passphrase: 'correct horse' });
+        assert.match((await repository.find('onboarding'))?.privateKeyPem ?? '', /BEGIN ENCRYPTED PRIVATE KEY/);
+        await assert.rejects(loadServerKeyPair('onboarding', { kind: 'store', repository, passphrase: 'wrong' }));
+        await loadServerKeyPair('onboarding', { kind: 'store', repository, passphrase: 'correct horse' });
       });
     });
   });
@@ -134,19 +135,19 @@ describe('envelope key from PEM files', () => {
 
   it('loads a matching pair', async () => {
     const { publicKey, privateKey } = pair();
-    const keys = await loadServerKeyPair({
+    const keys = await loadServerKeyPair('onboarding', {
       kind: 'files',
       privateKeyFile: write('a.key', privateKey),
       publicKeyFile: write('a.pub', publicKey),
     });
-    assert.equal(decryptEnvelope(encryptEnvelope('x', keys.publicKeyPem), keys.privateKey).toString(), 'x');
+    assert.equal(decryptEnvelope(encryptEnvelope('x', keys.publicKeyPem, 'onboarding'), keys).toString(), 'x');
   });
 
   it('refuses a public key of another pair, a short key, or a non-RSA key', async () => {
     const a = pair();
     const b = pair();
     await assert.rejects(
-      loadServerKeyPair({
+      loadServerKeyPair('onboarding', {
         kind: 'files',
         privateKeyFile: write('b.key', a.privateKey),
         publicKeyFile: write('b.pub', b.publicKey),
@@ -159,7 +160,7 @@ describe('envelope key from PEM files', () => {
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
     await assert.rejects(
-      loadServerKeyPair({
+      loadServerKeyPair('onboarding', {
         kind: 'files',
         privateKeyFile: write('c.key', short.privateKey),
         publicKeyFile: write('c.pub', short.publicKey),
@@ -172,7 +173,7 @@ describe('envelope key from PEM files', () => {
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
     await assert.rejects(
-      loadServerKeyPair({
+      loadServerKeyPair('onboarding', {
         kind: 'files',
         privateKeyFile: write('d.key', ec.privateKey),
         publicKeyFile: write('d.pub', ec.publicKey),

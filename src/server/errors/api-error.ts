@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: number,
     readonly description: string,
+    /** Response headers the answer needs (a 401's `WWW-Authenticate`); never secrets. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(description);
   }

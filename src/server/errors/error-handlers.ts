@@ -17,6 +17,7 @@ export function errorHandler(style: ErrorStyle) {
     else request.log.info({ code: apiError.code, description: apiError.description }, 'request rejected');
     return reply
       .code(apiError.statusCode)
+      .headers(apiError.headers)
       .type('application/json')
       .send(errorBody(style, apiError, pathOf(request)));
   };

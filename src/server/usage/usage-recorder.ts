@@ -1,4 +1,4 @@
-import type { UsageCount, UsageCountersRepository } from '../../store/usage-counters.js';
+import type { UsageCountersRepository, UsageIncrement } from '../../store/usage-counters.js';
 
 /** Minimal logger the recorder reports flush failures to. */
 export interface UsageLogger {
@@ -14,20 +14,20 @@ export interface UsageRecorderOptions {
 }
 
 /**
- * Counts requests in memory and writes them to the store in batches: at most every
- * `flushIntervalMs` and at shutdown. A failed write keeps its counts for the next flush, so nothing
- * is lost but what a crash takes in the last interval; the store adds increments atomically, so
- * replicas never overwrite each other.
+ * Counts requests in memory, per customer, service, month and endpoint, and writes them to the store in
+ * batches: at most every `flushIntervalMs` and at shutdown. A failed write keeps its counts for the next
+ * flush, so nothing is lost but what a crash takes in the last interval; the store adds increments
+ * atomically, so replicas never overwrite each other.
  *
  * @example
  * const usage = new UsageRecorder({ repository, flushIntervalMs: 1000, log });
  * usage.start();
- * usage.record('face-matching', '/identify/{cacheName}');
+ * usage.record('face-matching', '/identify/{cacheName}', customerScopeOf(request));
  * await usage.stop(); // final flush
  */
 export class UsageRecorder {
   readonly #options: UsageRecorderOptions;
-  #pending = new Map<string, UsageCount>();
+  #pending = new Map<string, UsageIncrement>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
@@ -35,14 +35,18 @@ export class UsageRecorder {
     this.#options = options;
   }
 
-  /** Counts one request to `endpoint` (the route's path template) of service `serverName`. */
-  record(serverName: string, endpoint: string): void {
+  /**
+   * Counts one request to `endpoint` (the route's path template) of service `serverName`, made for
+   * `customer` (the request's customer scope; '' without authentication).
+   */
+  record(serverName: string, endpoint: string, customer: string): void {
     const at = (this.#options.now ?? (() => new Date()))();
     const year = at.getUTCFullYear();
     const month = at.getUTCMonth() + 1;
-    const key = `${serverName}\u0000${year}\u0000${month}\u0000${endpoint}`;
+    // NUL occurs in no customer name, service name or route template: the key is unambiguous.
+    const key = `${customer}\u0000${serverName}\u0000${year}\u0000${month}\u0000${endpoint}`;
     const current = this.#pending.get(key);
-    this.#pending.set(key, { serverName, year, month, endpoint, counter: (current?.counter ?? 0) + 1 });
+    this.#pending.set(key, { customer, serverName, year, month, endpoint, counter: (current?.counter ?? 0) + 1 });
   }
 
   /** Number of requests counted but not yet written. */

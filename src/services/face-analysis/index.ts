@@ -6,6 +6,7 @@ import { adminConfirmation } from '../../server/admin-confirmation.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import { errorResponses as errors } from '../../server/schemas/coded-error.js';
 import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
+import { addPublicKeyRoute } from '../../server/public-key-route.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { checkBody } from '../../server/validation.js';
 import { addVersionRoute } from '../../server/version-route.js';
@@ -31,7 +32,10 @@ const CONFIRM_HEADER = 'x-veriport-confirm';
 function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   addVersionRoute(app, SERVICE);
-  const confirmation = adminConfirmation({ code: deps.config.adminConfirmCode });
+  // The face-analysis pair only: a package sealed for another purpose does not open here.
+  const envelopeKey = deps.envelopeKeys.key('face-analysis');
+  addPublicKeyRoute(app, envelopeKey, '/autocaptureVideoEncrypted packages');
+  const confirmation = adminConfirmation({ code: deps.config.adminConfirmCode, store: deps.throttleStore });
 
   scope.post(
     '/analyzeImage',
@@ -68,10 +72,7 @@ function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
     async (request) =>
       autocaptureVideo(
         deps.faceEngine(),
-        checkBody<AutocaptureVideoRequest>(
-          AutocaptureVideoRequest,
-          decryptJsonEnvelope(request.body, deps.serverKeys.privateKey),
-        ),
+        checkBody<AutocaptureVideoRequest>(AutocaptureVideoRequest, decryptJsonEnvelope(request.body, envelopeKey)),
       ),
   );
   scope.post(
@@ -99,6 +100,8 @@ function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
   scope.post(
     '/shutdown',
     {
+      // The operator's admin key when authentication is on (server/access/authentication.ts).
+      config: { access: 'admin' },
       schema: {
         summary: `Stops the server gracefully; disabled unless VERIPORT_ADMIN_CONFIRM is set, then the ${CONFIRM_HEADER} header must carry it`,
         response: { 200: Type.Object({ status: Type.String() }), ...errors },
@@ -109,7 +112,7 @@ function faceAnalysisRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
       const confirm = typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : Number.NaN;
       if (deps.config.adminConfirmCode !== undefined && Number.isNaN(confirm))
         throw invalidValue(`the ${CONFIRM_HEADER} header must carry the server's confirmation code`);
-      confirmation.check(confirm, 'shutdown');
+      await confirmation.check(confirm, 'shutdown');
       request.log.warn('shutdown requested through the face-analysis service');
       reply.raw.once('finish', () => deps.requestShutdown());
       return { status: 'shutting down' };
@@ -124,5 +127,6 @@ export const faceAnalysisService: ServiceDefinition = {
   description: 'Face-image quality, compliance and video autocapture (Doc 2 C)',
   errorStyle: 'coded',
   jsonAsTextPlain: true,
+  envelopePurpose: 'face-analysis',
   plugin: faceAnalysisRoutes,
 };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { decryptJsonEnvelope } from '../../crypto/envelope.js';
 import { errorResponses } from '../../server/schemas/coded-error.js';
 import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
+import { addPublicKeyRoute } from '../../server/public-key-route.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { checkActiveLiveness } from './active-check.js';
@@ -22,8 +23,10 @@ import {
 function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   const liveness = faceLivenessContext(deps);
-  const { privateKey } = liveness;
+  // The face-liveness pair only: a package sealed for onboarding (or any other purpose) does not open here.
+  const { envelopeKey } = liveness;
   addVersionRoute(app, FACE_LIVENESS);
+  addPublicKeyRoute(app, envelopeKey, '*Encrypted packages and /decrypt');
 
   scope.post(
     '/checkActiveLiveness',
@@ -46,7 +49,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: ActiveLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkActiveLiveness(liveness, openActiveLivenessPackage(privateKey, request.body)),
+    (request) => checkActiveLiveness(liveness, openActiveLivenessPackage(envelopeKey, request.body)),
   );
 
   scope.post(
@@ -70,7 +73,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: AnalyzeResponse, ...errorResponses },
       },
     },
-    (request) => analyzeLiveness(liveness, openLivenessPackage(privateKey, request.body)),
+    (request) => analyzeLiveness(liveness, openLivenessPackage(envelopeKey, request.body)),
   );
 
   scope.post(
@@ -94,14 +97,15 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: CheckLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkLiveness(liveness, openLivenessPackage(privateKey, request.body)),
+    (request) => checkLiveness(liveness, openLivenessPackage(envelopeKey, request.body)),
   );
 
   scope.post(
     '/decrypt',
     {
       schema: {
-        summary: 'Opens an encrypted package and returns it as it was before encryption',
+        summary:
+          'Opens a package sealed for face liveness (GET /face-liveness/getPublicKey) and returns it as it was before encryption',
         body: EncryptedRequest,
         response: {
           200: { description: 'the original package: any JSON, as it was encrypted' },
@@ -109,7 +113,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         },
       },
     },
-    (request) => decryptJsonEnvelope(request.body, privateKey),
+    (request) => decryptJsonEnvelope(request.body, envelopeKey),
   );
 }
 
@@ -120,5 +124,6 @@ export const faceLivenessService: ServiceDefinition = {
   description: 'Face liveness: passive and active workflows (Doc 2 A)',
   errorStyle: 'coded',
   jsonAsTextPlain: false,
+  envelopePurpose: 'face-liveness',
   plugin: faceLivenessRoutes,
 };

@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import type { ServerKeyPair } from '../../crypto/server-key-pair.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
@@ -12,8 +12,11 @@ export interface FaceLivenessContext {
   readonly faceEngine: () => FaceEngine;
   /** The settings a decision taken at `now` applies (package age, clock skew, IAD modes). */
   readonly decisionContext: (now: number) => LivenessContext;
-  /** Opens the `*Encrypted` packages. */
-  readonly privateKey: KeyObject;
+  /**
+   * The face-liveness envelope pair: opens the `*Encrypted` packages and `/decrypt` (sealed for 'face-liveness'
+   * only), served by `GET /face-liveness/getPublicKey`.
+   */
+  readonly envelopeKey: ServerKeyPair;
   /** `version` of every response, e.g. 'Veriport face-liveness 0.1.0'. */
   readonly version: string;
   /** Milliseconds since 1970: the responses' `timestamp` and the decisions' `now`. */
@@ -31,7 +34,7 @@ export function faceLivenessContext(deps: ServiceDependencies, now: () => number
   return {
     faceEngine: deps.faceEngine,
     decisionContext: (at) => livenessContext(deps.config, at),
-    privateKey: deps.serverKeys.privateKey,
+    envelopeKey: deps.envelopeKeys.key('face-liveness'),
     version: versionText(FACE_LIVENESS),
     now,
   };

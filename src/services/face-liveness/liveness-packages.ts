@@ -1,5 +1,4 @@
-import type { KeyObject } from 'node:crypto';
-import { decryptJsonEnvelope } from '../../crypto/envelope.js';
+import { decryptJsonEnvelope, type EnvelopeOpeningKey } from '../../crypto/envelope.js';
 import type { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
 import { checkBody } from '../../server/validation.js';
 import { ActiveLivenessRequest, FaceLivenessRequest, type EncryptedLivenessRequest } from './schemas.js';
@@ -9,12 +8,13 @@ import { ActiveLivenessRequest, FaceLivenessRequest, type EncryptedLivenessReque
  * `workflow_data.intelligentLiveness` overrides the one sealed inside.
  *
  * @example
- * const request = openLivenessPackage(privateKey, body); // then checkLiveness(liveness, request)
- * @throws {EnvelopeError} for a package that does not open; {@link BodyValidationError} for a bad inside
+ * const request = openLivenessPackage(liveness.envelopeKey, body); // then checkLiveness(liveness, request)
+ * @throws {EnvelopeError} for a package that does not open (another key or purpose, altered);
+ * {@link BodyValidationError} for a bad inside
  */
-export function openLivenessPackage(privateKey: KeyObject, body: EncryptedLivenessRequest): FaceLivenessRequest {
+export function openLivenessPackage(key: EnvelopeOpeningKey, body: EncryptedLivenessRequest): FaceLivenessRequest {
   const { workflow_data: override, ...envelope } = body;
-  const inner = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(envelope, privateKey));
+  const inner = checkBody<FaceLivenessRequest>(FaceLivenessRequest, decryptJsonEnvelope(envelope, key));
   if (override?.intelligentLiveness !== undefined)
     inner.video.workflow_data.intelligentLiveness = override.intelligentLiveness;
   return inner;
@@ -24,8 +24,9 @@ export function openLivenessPackage(privateKey: KeyObject, body: EncryptedLivene
  * Opens the encrypted package of `/checkActiveLivenessEncrypted` (the JSON array of three requests sealed).
  *
  * @example
- * const requests = openActiveLivenessPackage(privateKey, body); // then checkActiveLiveness(liveness, requests)
+ * const requests = openActiveLivenessPackage(liveness.envelopeKey, body);
+ * await checkActiveLiveness(liveness, requests);
  */
-export function openActiveLivenessPackage(privateKey: KeyObject, body: EncryptedRequest): ActiveLivenessRequest {
-  return checkBody<ActiveLivenessRequest>(ActiveLivenessRequest, decryptJsonEnvelope(body, privateKey));
+export function openActiveLivenessPackage(key: EnvelopeOpeningKey, body: EncryptedRequest): ActiveLivenessRequest {
+  return checkBody<ActiveLivenessRequest>(ActiveLivenessRequest, decryptJsonEnvelope(body, key));
 }

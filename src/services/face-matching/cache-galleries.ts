@@ -5,6 +5,15 @@ import { decodeTemplate, encodeTemplate } from '../../engines/templates/template
 import type { BiometricEncountersRepository, EncounterTemplates } from '../../store/biometric-encounters.js';
 import type { FaceVectors } from './face-samples.js';
 
+/**
+ * A cache as a call names it: the customer scope of the call (src/server/access/customer-scope.ts) and the
+ * cache name of the path. Two customers' caches of one name are two caches.
+ */
+export interface CacheRef {
+  readonly customer: string;
+  readonly name: string;
+}
+
 /** A cache as held in memory: one gallery per algorithm, and the encounters that could not be read. */
 export interface LoadedCache {
   readonly generation: number;
@@ -23,38 +32,41 @@ interface MutableCache {
 }
 
 /**
- * The face-matching caches: stored sealed in the database (the source of truth, shared by replicas)
- * and mirrored in memory as contiguous galleries for fast search. Every read checks the cache's
- * generation in the store and reloads when another process changed it; this process's own changes
- * are applied in place.
+ * The face-matching caches of every customer: stored sealed in the database (the source of truth, shared by
+ * replicas) and mirrored in memory as contiguous galleries for fast search, each under its (customer, name)
+ * pair. Every read checks the cache's generation in the store and reloads when another process changed it;
+ * this process's own changes are applied in place.
  *
  * @example
- * const caches = new CacheGalleries(repository, sealer, 'face-matching');
- * await caches.add('staff', [{ id: 'alice', vectors: { F200: v200, F500: v500 } }], 10_000);
- * const { galleries } = await caches.fresh('staff');
+ * const caches = new CacheGalleries((customer) => biometricEncountersRepository(db, 'face-matching', customer),
+ *   sealer, 'face-matching');
+ * const staff = { customer: 'acme', name: 'staff' };
+ * await caches.add(staff, [{ id: 'alice', vectors: { F200: v200, F500: v500 } }], 10_000);
+ * const { galleries } = await caches.fresh(staff);
  */
 export class CacheGalleries {
   private readonly caches = new Map<string, MutableCache>();
   private readonly loading = new Map<string, Promise<MutableCache>>();
 
   constructor(
-    private readonly repository: BiometricEncountersRepository,
+    /** The store's caches of one customer. */
+    private readonly repositoryOf: (customer: string) => BiometricEncountersRepository,
     private readonly sealer: TemplateSealer,
     private readonly service: string,
   ) {}
 
   /** The cache as the store holds it now. */
-  async fresh(cache: string): Promise<LoadedCache> {
-    const generation = (await this.repository.generation(cache)) ?? 0;
-    const held = this.caches.get(cache);
+  async fresh(cache: CacheRef): Promise<LoadedCache> {
+    const generation = (await this.repositoryOf(cache.customer).generation(cache.name)) ?? 0;
+    const held = this.caches.get(keyOf(cache));
     if (held && held.generation >= generation) return held;
     return this.reload(cache);
   }
 
   /** Adds encounters (all or none); the outcome of the store decides. */
-  async add(cache: string, encounters: ReadonlyArray<{ id: string; vectors: FaceVectors }>, limit: number) {
-    const outcome = await this.repository.add(
-      cache,
+  async add(cache: CacheRef, encounters: ReadonlyArray<{ id: string; vectors: FaceVectors }>, limit: number) {
+    const outcome = await this.repositoryOf(cache.customer).add(
+      cache.name,
       encounters.map((e) => this.seal(cache, e.id, e.vectors)),
       limit,
     );
@@ -63,8 +75,8 @@ export class CacheGalleries {
     return outcome;
   }
 
-  async replace(cache: string, id: string, vectors: FaceVectors) {
-    const outcome = await this.repository.replace(cache, this.seal(cache, id, vectors));
+  async replace(cache: CacheRef, id: string, vectors: FaceVectors) {
+    const outcome = await this.repositoryOf(cache.customer).replace(cache.name, this.seal(cache, id, vectors));
     if (outcome.kind === 'updated') {
       this.applyInPlace(cache, outcome.generation, (c) => {
         this.drop(c, id);
@@ -74,15 +86,15 @@ export class CacheGalleries {
     return outcome;
   }
 
-  async remove(cache: string, id: string): Promise<boolean> {
-    const generation = await this.repository.remove(cache, id);
+  async remove(cache: CacheRef, id: string): Promise<boolean> {
+    const generation = await this.repositoryOf(cache.customer).remove(cache.name, id);
     if (generation === undefined) return false;
     this.applyInPlace(cache, generation, (c) => this.drop(c, id));
     return true;
   }
 
-  async dropAll(cache: string): Promise<number> {
-    const { removed, generation } = await this.repository.drop(cache);
+  async dropAll(cache: CacheRef): Promise<number> {
+    const { removed, generation } = await this.repositoryOf(cache.customer).drop(cache.name);
     this.applyInPlace(cache, generation, (c) => {
       c.galleries.clear();
       c.ids.clear();
@@ -95,27 +107,29 @@ export class CacheGalleries {
    * Applies a change made by this process if the memory copy was current just before it; otherwise
    * the next read reloads.
    */
-  private applyInPlace(cache: string, generation: number, change: (c: MutableCache) => void): void {
-    const held = this.caches.get(cache);
+  private applyInPlace(cache: CacheRef, generation: number, change: (c: MutableCache) => void): void {
+    const key = keyOf(cache);
+    const held = this.caches.get(key);
     if (held && held.generation === generation - 1) {
       change(held);
       held.generation = generation;
     } else {
-      this.caches.delete(cache);
+      this.caches.delete(key);
     }
   }
 
-  private reload(cache: string): Promise<MutableCache> {
-    let pending = this.loading.get(cache);
+  private reload(cache: CacheRef): Promise<MutableCache> {
+    const key = keyOf(cache);
+    let pending = this.loading.get(key);
     if (!pending) {
-      pending = this.load(cache).finally(() => this.loading.delete(cache));
-      this.loading.set(cache, pending);
+      pending = this.load(cache).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
     }
     return pending;
   }
 
-  private async load(cache: string): Promise<MutableCache> {
-    const { generation, templates } = await this.repository.load(cache);
+  private async load(cache: CacheRef): Promise<MutableCache> {
+    const { generation, templates } = await this.repositoryOf(cache.customer).load(cache.name);
     const loaded: MutableCache = { generation, galleries: new Map(), ids: new Set(), unreadable: new Map() };
     for (const stored of templates) {
       loaded.ids.add(stored.encounterId);
@@ -133,10 +147,11 @@ export class CacheGalleries {
         );
       }
     }
-    const held = this.caches.get(cache);
+    const key = keyOf(cache);
+    const held = this.caches.get(key);
     // A change this process applied while the load ran is newer: keep it.
     if (held && held.generation > generation) return held;
-    this.caches.set(cache, loaded);
+    this.caches.set(key, loaded);
     return loaded;
   }
 
@@ -163,7 +178,7 @@ export class CacheGalleries {
     return gallery;
   }
 
-  private seal(cache: string, id: string, vectors: FaceVectors): EncounterTemplates {
+  private seal(cache: CacheRef, id: string, vectors: FaceVectors): EncounterTemplates {
     return {
       id,
       templates: FACE_ALGORITHM_NAMES.flatMap((algorithm) => {
@@ -175,7 +190,21 @@ export class CacheGalleries {
     };
   }
 
-  private context(cache: string, id: string, algorithm: string): string {
-    return `${this.service}/${cache}/${id}/${algorithm}`;
+  /**
+   * What a sealed template is bound to: a row moved to another cache, id, algorithm or customer does not open.
+   * Caches without a customer keep the context they were sealed under before caches had owners; a checked
+   * cache name holds no ':' and an encoded customer no '/', so no two caches share a context.
+   */
+  private context(cache: CacheRef, id: string, algorithm: string): string {
+    const owner = cache.customer === '' ? '' : `customer:${encodeURIComponent(cache.customer)}/`;
+    return `${this.service}/${owner}${cache.name}/${id}/${algorithm}`;
   }
+}
+
+/**
+ * The in-memory key of a cache: a JSON pair, so no customer and name can collide with another pair
+ * (customer 'a' with cache 'b:c' is not customer 'a:b' with cache 'c').
+ */
+function keyOf(cache: CacheRef): string {
+  return JSON.stringify([cache.customer, cache.name]);
 }

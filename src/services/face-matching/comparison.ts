@@ -1,6 +1,6 @@
 import { calibrated, cosine } from '../../engines/face/calibrated-score.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
-import { checkedCacheName } from './cache-name.js';
+import { checkedCache } from './cache-name.js';
 import { algorithmOf, vectorFor } from './face-samples.js';
 import type { FaceMatchingContext } from './matching-context.js';
 import type { CompareBody, VerifyBody } from './schemas.js';
@@ -32,24 +32,25 @@ export async function compareFaces(matching: FaceMatchingContext, body: CompareB
 }
 
 /**
- * `/verify`: 1:1 comparison of a face with one encounter of the cache.
+ * `/verify`: 1:1 comparison of a face with one encounter of the customer's cache.
  *
  * @example
- * await verifyFace(matching, 'staff', { id: 'alice', probe: { VISIBLE_FRONTAL: jpegBase64 } });
+ * await verifyFace(matching, 'acme', 'staff', { id: 'alice', probe: { VISIBLE_FRONTAL: jpegBase64 } });
  * @throws {ApiError} 400 -6 for an id the cache lacks or an encounter without the algorithm's
  *   template; 500 when its stored template cannot be read
  */
 export async function verifyFace(
   matching: FaceMatchingContext,
+  customer: string,
   cacheName: string,
   body: VerifyBody,
 ): Promise<ComparisonScore> {
-  const cache = checkedCacheName(cacheName);
+  const cache = checkedCache(customer, cacheName);
   const algorithm = algorithmOf(body.workflow);
   const probe = vectorFor(await matching.vectors(body.probe, 'probe', [algorithm]), algorithm, 'probe');
   const loaded = await matching.caches.fresh(cache);
   const { id } = body;
-  if (!loaded.ids.has(id)) throw invalidValue(`no encounter '${id}' in cache '${cache}'`);
+  if (!loaded.ids.has(id)) throw invalidValue(`no encounter '${id}' in cache '${cache.name}'`);
   const unreadable = loaded.unreadable.get(id);
   if (unreadable !== undefined) throw new ApiError(500, ErrorCode.internal, `encounter '${id}': ${unreadable}`);
   const score = loaded.galleries.get(algorithm)?.score(probe, id);

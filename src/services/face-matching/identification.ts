@@ -2,7 +2,7 @@ import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import { calibrated } from '../../engines/face/calibrated-score.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
 import type { LoadedCache } from './cache-galleries.js';
-import { checkedCacheName } from './cache-name.js';
+import { checkedCache } from './cache-name.js';
 import { algorithmOf, vectorFor } from './face-samples.js';
 import type { FaceMatchingContext } from './matching-context.js';
 import type { FaceSample, IdentifyBody } from './schemas.js';
@@ -15,20 +15,21 @@ export interface IdentifyResult {
 }
 
 /**
- * `/identify` and `/identifyPartial`: the probe of the body searched in the cache, or only among the
- * ids of `only`, with the workflow's algorithm and candidate list size (10 when not given).
+ * `/identify` and `/identifyPartial`: the probe of the body searched in the customer's cache, or only among
+ * the ids of `only`, with the workflow's algorithm and candidate list size (10 when not given).
  *
  * @example
- * await identifyInCache(matching, 'staff', { probe: { VISIBLE_FRONTAL: jpegBase64 } });
- * await identifyInCache(matching, 'staff', body, body.idList); // identifyPartial
+ * await identifyInCache(matching, 'acme', 'staff', { probe: { VISIBLE_FRONTAL: jpegBase64 } });
+ * await identifyInCache(matching, 'acme', 'staff', body, body.idList); // identifyPartial
  */
 export async function identifyInCache(
   matching: FaceMatchingContext,
+  customer: string,
   cacheName: string,
   body: IdentifyBody,
   only?: readonly string[],
 ): Promise<IdentifyResult> {
-  const cache = checkedCacheName(cacheName);
+  const cache = checkedCache(customer, cacheName);
   const probe = probeOf(body);
   const algorithm = algorithmOf(body.workflow);
   const size = body.candidateListSize ?? DEFAULT_CANDIDATES;
@@ -42,7 +43,7 @@ export async function identifyInCache(
  * the algorithm).
  *
  * @example
- * identify(await caches.fresh('staff'), probeVector, 'F500', 10);
+ * identify(await caches.fresh({ customer: 'acme', name: 'staff' }), probeVector, 'F500', 10);
  */
 export function identify(
   cache: LoadedCache,

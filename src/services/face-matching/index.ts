@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { fuseForIdentification, fuseScores } from '../../engines/scoring/fusion.js';
+import { customerScopeOf } from '../../server/access/customer-scope.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { compareFaces, verifyFace } from './comparison.js';
@@ -43,7 +44,10 @@ import { exportAlgorithmTemplates, exportFaceTemplate } from './template-export.
 
 const TEXT = 'text/plain; charset=utf-8';
 
-/** The routes: schemas and one call each into the domain modules (encounter-cache, identification, ...). */
+/**
+ * The routes: schemas and one call each into the domain modules (encounter-cache, identification, ...); every
+ * call on a cache acts in the caller's customer scope.
+ */
 function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   const matching = faceMatchingContext(deps);
@@ -59,7 +63,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
   scope.get(
     '/encounterList/:cacheName',
     { schema: { summary: 'Ids of the encounters in the cache', params: CacheParams, response: IdListResponse } },
-    (request) => encounterIds(matching, request.params.cacheName),
+    (request) => encounterIds(matching, customerScopeOf(request), request.params.cacheName),
   );
 
   scope.post(
@@ -72,7 +76,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: IdResponse,
       },
     },
-    (request) => addEncounter(matching, request.params.cacheName, request.body.encounter),
+    (request) => addEncounter(matching, customerScopeOf(request), request.params.cacheName, request.body.encounter),
   );
 
   scope.post(
@@ -85,7 +89,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: IdListResponse,
       },
     },
-    (request) => addEncounters(matching, request.params.cacheName, request.body),
+    (request) => addEncounters(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 
   scope.post(
@@ -99,7 +103,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
       },
     },
     async (request, reply) => {
-      await updateEncounter(matching, request.params.cacheName, request.body.encounter);
+      await updateEncounter(matching, customerScopeOf(request), request.params.cacheName, request.body.encounter);
       return reply.type(TEXT).send('');
     },
   );
@@ -108,7 +112,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
     '/delete/:cacheName',
     { schema: { summary: 'Removes an encounter', params: CacheParams, body: DeleteBody, response: EmptyResponse } },
     async (request, reply) => {
-      await deleteEncounter(matching, request.params.cacheName, request.body.id);
+      await deleteEncounter(matching, customerScopeOf(request), request.params.cacheName, request.body.id);
       return reply.type(TEXT).send('');
     },
   );
@@ -122,7 +126,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: ConfirmResponse,
       },
     },
-    async (request) => ({ confirm: await dropCache(matching, request.params.cacheName) }),
+    async (request) => ({ confirm: await dropCache(matching, customerScopeOf(request), request.params.cacheName) }),
   );
 
   scope.post(
@@ -135,7 +139,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: IdentifyResponse,
       },
     },
-    (request) => identifyInCache(matching, request.params.cacheName, request.body),
+    (request) => identifyInCache(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 
   scope.post(
@@ -148,7 +152,8 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: IdentifyResponse,
       },
     },
-    (request) => identifyInCache(matching, request.params.cacheName, request.body, request.body.idList),
+    (request) =>
+      identifyInCache(matching, customerScopeOf(request), request.params.cacheName, request.body, request.body.idList),
   );
 
   scope.post(
@@ -221,7 +226,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: ScoreResponse,
       },
     },
-    (request) => verifyFace(matching, request.params.cacheName, request.body),
+    (request) => verifyFace(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 }
 

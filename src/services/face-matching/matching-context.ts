@@ -9,11 +9,14 @@ import type { FaceSample } from './schemas.js';
 /** The service name: the version route's and the sealing context's. */
 export const FACE_MATCHING = 'face-matching';
 
-/** What the face-matching domain functions work with: the caches, their limits and the face engine. */
+/**
+ * What the face-matching domain functions work with: every customer's caches (the functions take the caller's
+ * customer scope and reach only its caches), their limits and the face engine.
+ */
 export interface FaceMatchingContext {
   readonly caches: CacheGalleries;
-  /** Most encounters `cache` may hold. */
-  limitOf(cache: string): number;
+  /** Most encounters a cache of this name may hold, in each customer's namespace. */
+  limitOf(cacheName: string): number;
   /** Seals the templates `/export` answers and opens imported ones. */
   readonly exports: ExportedTemplateSealer;
   /** Unit vectors of a sample for the given algorithms ({@link faceVectors}); `field` names it in errors. */
@@ -25,17 +28,17 @@ export interface FaceMatchingContext {
  *
  * @example
  * const matching = faceMatchingContext(deps);
- * await addEncounter(matching, 'staff', { id: 'alice', VISIBLE_FRONTAL: jpegBase64 });
+ * await addEncounter(matching, 'acme', 'staff', { id: 'alice', VISIBLE_FRONTAL: jpegBase64 });
  */
 export function faceMatchingContext(deps: ServiceDependencies): FaceMatchingContext {
   const { config } = deps;
   return {
     caches: new CacheGalleries(
-      biometricEncountersRepository(deps.store.db, FACE_MATCHING),
+      (customer) => biometricEncountersRepository(deps.store.db, FACE_MATCHING, customer),
       deps.templateSealer,
       FACE_MATCHING,
     ),
-    limitOf: (cache) => config.faceCacheLimits.get(cache) ?? config.faceCacheLimit,
+    limitOf: (cacheName) => config.faceCacheLimits.get(cacheName) ?? config.faceCacheLimit,
     exports: deps.exportedTemplateSealer,
     vectors: (sample, field, algorithms) =>
       faceVectors(deps.faceEngine(), deps.exportedTemplateSealer, sample, field, algorithms),

@@ -11,7 +11,8 @@ declare module 'fastify' {
 
 /**
  * Makes every route of `scope` check the bearer token and the API key before anything else is read
- * (an unauthenticated caller learns nothing about bodies or tokens), and exposes the customer.
+ * (an unauthenticated caller learns nothing about bodies or tokens), and exposes the customer, also as the
+ * request's customer scope.
  *
  * @example
  * await app.register(async (scope) => {
@@ -23,6 +24,8 @@ export function requireAccess(scope: FastifyInstance, verifyAccess: VerifyAccess
   scope.decorateRequest('onboardingCustomer', null);
   scope.addHook('onRequest', async (request) => {
     request.onboardingCustomer = await verifyAccess(request);
+    // The customer scope (server/access/customer-scope.ts) of a call that acts for this customer.
+    request.customerScope = request.onboardingCustomer.name;
   });
 }
 

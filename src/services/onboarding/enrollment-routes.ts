@@ -19,7 +19,7 @@ import {
  * inside a {@link requireAccess} scope.
  *
  * @example
- * enrollmentRoutes(scope, enrollmentFlow(context), serverKeys.publicKeyPem, codeThrottle);
+ * enrollmentRoutes(scope, enrollmentFlow(context), envelopeKeys.key('onboarding').publicKeyPem, codeThrottle);
  */
 export function enrollmentRoutes(
   app: FastifyInstance,

@@ -1,5 +1,4 @@
-import type { KeyObject } from 'node:crypto';
-import { decryptEnvelope, type Envelope } from '../../crypto/envelope.js';
+import { decryptEnvelope, type Envelope, type EnvelopeOpeningKey } from '../../crypto/envelope.js';
 import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import { parseLivenessRequest, type FrameReader } from '../../engines/liveness/liveness-request.js';
@@ -24,25 +23,25 @@ export interface FaceCheck {
 }
 
 /**
- * Runs a face sample of addFace or verifyFace: opens each frame's envelope with the server key, runs
+ * Runs a face sample of addFace or verifyFace: opens each frame's envelope with the onboarding key, runs
  * passive liveness with the customer's workflow (the package's own `workflow` and security level are
  * not trusted: a client could lower them), and takes the F500 template in the same engine pass.
  *
  * @example
- * const check = await checkFaceSample(engine, body.faceLivenessData, { workflow: 'hotel2', privateKey, context });
+ * const check = await checkFaceSample(engine, body.faceLivenessData, { workflow: 'hotel2', envelopeKey, context });
  * if (check.live && check.template) ...
  * @throws {ApiError} 400 for an unreadable envelope or frame (LivenessInputError, EnvelopeError)
  */
 export async function checkFaceSample(
   engine: FaceEngine,
   data: FaceLivenessData,
-  options: { workflow: string; privateKey: KeyObject; context: LivenessContext },
+  options: { workflow: string; envelopeKey: EnvelopeOpeningKey; context: LivenessContext },
 ): Promise<FaceCheck> {
   const { workflow_data: sent, meta_data: meta } = data.video;
   const request = await parseLivenessRequest(
     { frames: sent.frames, rotation: sent.rotation, timestamp: sent.timestamp, workflow: options.workflow },
     meta,
-    envelopeFrameReader(options.privateKey),
+    envelopeFrameReader(options.envelopeKey),
   );
   const frames = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
   const liveness = decidePassiveLiveness(request, frames, options.context);
@@ -76,9 +75,9 @@ export function livenessSummary(result: LivenessResult): {
 
 /**
  * A frame's `data` is a `{key, iv, p}` envelope (DESIGN.md §5), as JSON text or as base64 of it; it
- * opens to the image bytes.
+ * opens to the image bytes, and only when sealed for onboarding.
  */
-function envelopeFrameReader(privateKey: KeyObject): FrameReader {
+function envelopeFrameReader(key: EnvelopeOpeningKey): FrameReader {
   return (data, field) => {
     const text = data.trimStart().startsWith('{') ? data : Buffer.from(data, 'base64').toString('utf8');
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
@@ -93,7 +92,7 @@ function envelopeFrameReader(privateKey: KeyObject): FrameReader {
       );
     }
     if (!isEnvelope(envelope)) throw invalidValue(`${field}: the envelope must have the string members key, iv and p`);
-    return decryptEnvelope(envelope, privateKey);
+    return decryptEnvelope(envelope, key);
   };
 }
 

@@ -8,7 +8,6 @@ import { authenticationFlow } from './authentication.js';
 import { authenticationRoutes } from './authentication-routes.js';
 import { enrollmentFlow } from './enrollment.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
-import { registerRateLimit } from './guess-throttle.js';
 import { registrationCodeThrottle } from './registration-code-throttle.js';
 import { onboardingContext } from './onboarding-context.js';
 import { tokenSigner } from './token-signer.js';
@@ -24,19 +23,21 @@ export const onboardingService: ServiceDefinition = {
   description: 'Device-bound face enrollment and authentication (Doc 1)',
   errorStyle: 'coded',
   jsonAsTextPlain: false,
+  envelopePurpose: 'onboarding',
+  // Its own check (authenticated-scope.ts): the token endpoint is open, the rest needs token and key.
+  authentication: 'onboarding',
   plugin: async (app, deps) => {
     addVersionRoute(app, 'onboarding');
-    await registerRateLimit(app);
     const customers = customersRepository(deps.store.db);
     const signer = tokenSigner(signingKeysRepository(deps.store.db), deps.config.tokenTtlSeconds);
-    tokenRoutes(app, deps, customers, signer);
+    await tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
     const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
     // Every call below carries the bearer token and the API key of one customer.
-    const codeThrottle = registrationCodeThrottle(app, deps.config.throttle);
+    const codeThrottle = await registrationCodeThrottle(app, deps.throttleStore, deps.config.throttle);
     await app.register((scope, _options, done) => {
       requireAccess(scope, verifyAccess);
-      enrollmentRoutes(scope, enrollmentFlow(context), deps.serverKeys.publicKeyPem, codeThrottle);
+      enrollmentRoutes(scope, enrollmentFlow(context), deps.envelopeKeys.key('onboarding').publicKeyPem, codeThrottle);
       authenticationRoutes(scope, authenticationFlow(context), codeThrottle);
       done();
     });

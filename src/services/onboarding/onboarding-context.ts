@@ -50,11 +50,12 @@ export function onboardingContext(deps: ServiceDependencies, now: () => Date = (
     policies: onboardingPoliciesRepository(db),
     events: onboardingEventsRepository(db),
     sealer: deps.templateSealer,
-    // The server key opens the frame envelopes (the pair whose public half `GET /getPublicKey` serves).
+    // The onboarding pair opens the frame envelopes (its public half is what `GET /getPublicKey` serves);
+    // frames sealed for another purpose (face liveness's key) do not open.
     checkFace: (data, workflow) =>
       checkFaceSample(deps.faceEngine(), data, {
         workflow,
-        privateKey: deps.serverKeys.privateKey,
+        envelopeKey: deps.envelopeKeys.key('onboarding'),
         context: livenessContext(deps.config, now().getTime()),
       }),
     enrollmentTtlMs: deps.config.enrollmentTtlSeconds * 1000,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ThrottleLimits } from '../../server/config.js';
 import { clientError } from '../../server/errors/api-error.js';
+import type { ThrottleStore } from '../../server/throttle-store.js';
 import { guessThrottle } from './guess-throttle.js';
 
 /** A route `preHandler` that answers a coded 429 with Retry-After once registration-code guesses exceed a limit. */
@@ -11,14 +12,23 @@ export type RegistrationCodeThrottle = (request: FastifyRequest, reply: FastifyR
  * per device id, shared by all routes it is attached to. Requests without a code are not counted.
  *
  * @example
- * const codeThrottle = registrationCodeThrottle(app, deps.config.throttle);
+ * const codeThrottle = await registrationCodeThrottle(app, deps.throttleStore, deps.config.throttle);
  * scope.post('/onboarding/authentication/authenticate', { preHandler: codeThrottle }, handler);
  */
-export function registrationCodeThrottle(app: FastifyInstance, limits: ThrottleLimits): RegistrationCodeThrottle {
+export async function registrationCodeThrottle(
+  app: FastifyInstance,
+  store: ThrottleStore,
+  limits: ThrottleLimits,
+): Promise<RegistrationCodeThrottle> {
   const withCode = (request: FastifyRequest) => bodyText(request.body, 'registrationCode') !== undefined;
-  const throttle = guessThrottle(app, limits.windowSeconds, [
-    { max: limits.codePerAddress, key: (request) => (withCode(request) ? request.ip : undefined) },
+  const throttle = await guessThrottle(app, store, limits.windowSeconds, [
     {
+      name: 'code-address',
+      max: limits.codePerAddress,
+      key: (request) => (withCode(request) ? request.ip : undefined),
+    },
+    {
+      name: 'code-device',
       max: limits.codePerDevice,
       key: (request) => (withCode(request) ? bodyText(request.body, 'deviceId') : undefined),
     },

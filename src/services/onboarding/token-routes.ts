@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { issuerOf } from '../../server/access/token-claims.js';
 import { ApiError } from '../../server/errors/api-error.js';
 import { isStoredText } from '../../server/schemas/stored-text.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
@@ -7,7 +8,7 @@ import { clientCredentials } from './client-credentials.js';
 import { FORM_MEDIA_TYPE, isFormEncoded, registerFormBody } from './form-body.js';
 import { guessThrottle } from './guess-throttle.js';
 import { OAuthError, sendOAuthError } from './oauth-error.js';
-import { customerOfRealm, issuerOf } from './realm.js';
+import { customerOfRealm } from './realm.js';
 import type { TokenSigner } from './token-signer.js';
 
 const REALM = '/auth/realms/:realm';
@@ -17,20 +18,20 @@ const REALM = '/auth/realms/:realm';
  * callers verify the tokens. The paths name the customer by its realm, `{customer}-consumers`.
  *
  * @example
- * tokenRoutes(app, deps, customersRepository(deps.store.db), signer);
+ * await tokenRoutes(app, deps, customersRepository(deps.store.db), signer);
  */
-export function tokenRoutes(
+export async function tokenRoutes(
   app: FastifyInstance,
   deps: ServiceDependencies,
   customers: CustomersRepository,
   signer: TokenSigner,
-): void {
+): Promise<void> {
   registerFormBody(app);
   const limits = deps.config.throttle;
   // Secret guesses: per source address, and per client id wherever the guesses come from.
-  const throttle = guessThrottle(app, limits.windowSeconds, [
-    { max: limits.tokenPerAddress, key: (request) => request.ip },
-    { max: limits.tokenPerClient, key: claimedClientId },
+  const throttle = await guessThrottle(app, deps.throttleStore, limits.windowSeconds, [
+    { name: 'token-address', max: limits.tokenPerAddress, key: (request) => request.ip },
+    { name: 'token-client', max: limits.tokenPerClient, key: claimedClientId },
   ]);
   /** The customer whose realm a path names, or undefined. */
   const customerAt = async (realm: string) => {

@@ -8,6 +8,18 @@ const Server = Type.String({ description: 'service name, e.g. face-matching' });
 export const ServerParams = Type.Object({ server: Server, year: Type.Optional(Year), month: Type.Optional(Month) });
 export const PeriodParams = Type.Object({ year: Type.Optional(Year), month: Type.Optional(Month) });
 
+/** The report calls' query: an operator's (admin) call may ask for one customer's counters. */
+export const ReportQuery = Type.Object({
+  customer: Type.Optional(
+    Type.String({
+      maxLength: 63,
+      description:
+        "admin calls: one customer's counters ('' for calls made without authentication); left out: every " +
+        "customer's summed. A customer's own call always reports its own.",
+    }),
+  ),
+});
+
 export const ConfirmBody = Type.Object(
   { confirm: Type.Integer({ description: "must equal the operator's confirmation code (VERIPORT_ADMIN_CONFIRM)" }) },
   { description: 'JSON body; sent as application/json or, as in the spec examples, text/plain' },

@@ -4,6 +4,8 @@ import * as biometricEncounters from './002-biometric-encounters.js';
 // Shipped as '003-tenants' (it creates the customers tables): a migration's name is never changed.
 import * as customers from './003-tenants.js';
 import * as enrollments from './004-enrollments.js';
+import * as customerScope from './005-customer-scope.js';
+import * as adminKeys from './006-admin-keys.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -16,6 +18,8 @@ export const migrationProvider: MigrationProvider = {
       '002-biometric-encounters': biometricEncounters,
       '003-tenants': customers,
       '004-enrollments': enrollments,
+      '005-customer-scope': customerScope,
+      '006-admin-keys': adminKeys,
     });
   },
 };

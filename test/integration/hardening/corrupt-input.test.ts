@@ -13,7 +13,7 @@ import { encryptEnvelope } from '../../../src/client/envelope.js';
 import { OnboardingApiError, OnboardingClient, type FaceFrame } from '../../../src/client/onboarding-client.js';
 import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { testApp, testServerKeys } from '../../helpers/app.js';
+import { testApp, testEnvelopeKeys } from '../../helpers/app.js';
 import { closeTestFaceEngine, selfieFrame, testFaceEngine } from '../../helpers/faces.js';
 import { assertCodedError, httpPost } from '../../helpers/http.js';
 
@@ -83,7 +83,8 @@ function livenessRequest(workflow: string, frame: Buffer) {
   };
 }
 
-const sealed = (body: unknown) => encryptEnvelope(JSON.stringify(body), testServerKeys().publicKeyPem);
+const sealed = (body: unknown) =>
+  encryptEnvelope(JSON.stringify(body), testEnvelopeKeys().key('face-liveness').publicKeyPem, 'face-liveness');
 
 describe('hardening: undecodable liveness frames are 400 139', () => {
   it('on checkLiveness, analyze and their encrypted variants', async () => {

@@ -14,7 +14,7 @@ import { seededRandom } from '../../../src/lib/seeded-random.js';
 import { onboardingService } from '../../../src/services/onboarding/index.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { testCustomer } from '../../helpers/stores.js';
-import { testApp, testServerKeys } from '../../helpers/app.js';
+import { testApp, testEnvelopeKeys } from '../../helpers/app.js';
 import { closeTestFaceEngine, portrait, selfieFrame, testFaceEngine } from '../../helpers/faces.js';
 import { assertCodedError, codedError, httpPost } from '../../helpers/http.js';
 
@@ -98,8 +98,8 @@ describe('large base64 fields (issue 14 item 1)', () => {
   });
 
   it('answers *Encrypted packages with a field of more than 4.5 M characters', async () => {
-    const { publicKey } = testServerKeys();
-    const sealed = encryptEnvelope(JSON.stringify(livenessRequest(frame)), publicKey);
+    const { publicKey } = testEnvelopeKeys().key('face-liveness');
+    const sealed = encryptEnvelope(JSON.stringify(livenessRequest(frame)), publicKey, 'face-liveness');
     assert.ok(sealed.p.length > LONG);
     assertAnswered(await httpPost(app, '/face-liveness/checkLivenessEncrypted', sealed), 'sealed frame');
     // Well-formed base64 that opens to nothing: the envelope is refused, as a short one is.
@@ -115,7 +115,8 @@ describe('large base64 fields (issue 14 item 1)', () => {
 
 describe('deeply nested JSON (issue 14 item 8)', () => {
   let app: FastifyInstance;
-  const seal = (json: string) => encryptEnvelope(json, testServerKeys().publicKey);
+  const seal = (json: string) =>
+    encryptEnvelope(json, testEnvelopeKeys().key('face-liveness').publicKey, 'face-liveness');
 
   before(async () => {
     app = await testApp();

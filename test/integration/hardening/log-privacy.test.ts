@@ -13,7 +13,7 @@ import { loadConfig } from '../../../src/server/config.js';
 import { serializeErrorForLog } from '../../../src/server/errors/error-log-serializer.js';
 import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { accessToken, testServerKeys } from '../../helpers/app.js';
+import { accessToken, testEnvelopeKeys } from '../../helpers/app.js';
 import { assertCodedError } from '../../helpers/http.js';
 
 const person = {
@@ -42,7 +42,7 @@ before(async () => {
   });
   app = await buildApp({
     config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'trace' }),
-    serverKeys: testServerKeys(),
+    envelopeKeys: testEnvelopeKeys(),
     store,
     logger: { level: 'trace', stream },
   });

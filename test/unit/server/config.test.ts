@@ -52,12 +52,26 @@ describe('loadConfig', () => {
     ['an unknown injection signal', { VERIPORT_IAD_MODES: 'mind_reading=DECISIONING' }, /VERIPORT_IAD_MODES/],
     ['an unknown signal mode', { VERIPORT_IAD_MODES: 'spectral_analysis=SOMETIMES' }, /DECISIONING or REPORT_ONLY/],
     ['zero face workers', { VERIPORT_FACE_WORKERS: '0' }, /VERIPORT_FACE_WORKERS .*1 to 256/],
+    ['an unknown authentication mode', { VERIPORT_AUTH: 'optional' }, /VERIPORT_AUTH must be required or off/],
     [
       'a short template key',
       { VERIPORT_TEMPLATE_KEY: 'c2hvcnQ=' },
       /VERIPORT_TEMPLATE_KEY must be at least 32 random bytes/,
     ],
   ];
+
+  it('asks for credentials by default unless the server binds a loopback address', () => {
+    for (const host of ['127.0.0.1', '127.8.9.10', '::1', '[::1]', 'localhost', 'LOCALHOST']) {
+      assert.equal(loadConfig({ HOST: host }).authentication, 'off', host);
+    }
+    for (const host of ['0.0.0.0', '::', '10.0.0.7', '192.168.1.2', 'id.example.com', '128.0.0.1']) {
+      assert.equal(loadConfig({ HOST: host }).authentication, 'required', host);
+    }
+    assert.equal(loadConfig({}).authentication, 'off', 'the default host is 127.0.0.1');
+    assert.equal(loadConfig({}, { host: '0.0.0.0' }).authentication, 'required', 'the --host flag counts');
+    assert.equal(loadConfig({ HOST: '0.0.0.0', VERIPORT_AUTH: 'off' }).authentication, 'off');
+    assert.equal(loadConfig({ VERIPORT_AUTH: 'Required' }).authentication, 'required');
+  });
 
   it('reads face-matching limits and injection-signal modes', () => {
     const config = loadConfig({

@@ -61,20 +61,36 @@ describe('reportFilter', () => {
 });
 
 describe('adminConfirmation', () => {
-  it('is disabled without a configured code', () => {
-    assert.throws(() => adminConfirmation({ code: undefined }).check(1, 'reset'), apiError(403, 403));
+  it('is disabled without a configured code', async () => {
+    await assert.rejects(adminConfirmation({ code: undefined }).check(1, 'reset'), apiError(403, 403));
   });
-  it('accepts only the configured code', () => {
+  it('accepts only the configured code', async () => {
     const confirmation = adminConfirmation({ code: 480213 });
-    assert.throws(() => confirmation.check(1, 'reset'), apiError(400, -6));
-    assert.doesNotThrow(() => confirmation.check(480213, 'reset'));
+    await assert.rejects(confirmation.check(1, 'reset'), apiError(400, -6));
+    await assert.doesNotReject(confirmation.check(480213, 'reset'));
   });
-  it('refuses everything for the rest of the window after too many wrong codes', () => {
+  it('refuses everything for the rest of the window after too many wrong codes', async () => {
     let now = 0;
     const confirmation = adminConfirmation({ code: 480213, maxFailures: 3, windowMs: 1000, now: () => now });
-    for (let i = 0; i < 3; i += 1) assert.throws(() => confirmation.check(i, 'reset'), apiError(400, -6));
-    assert.throws(() => confirmation.check(480213, 'reset'), apiError(429, 429));
+    for (let i = 0; i < 3; i += 1) await assert.rejects(confirmation.check(i, 'reset'), apiError(400, -6));
+    await assert.rejects(confirmation.check(480213, 'reset'), apiError(429, 429));
     now = 1000;
-    assert.doesNotThrow(() => confirmation.check(480213, 'reset'));
+    await assert.doesNotReject(confirmation.check(480213, 'reset'));
+  });
+  it('does not count right codes against the budget', async () => {
+    const confirmation = adminConfirmation({ code: 480213, maxFailures: 2, now: () => 0 });
+    for (let i = 0; i < 5; i += 1) await confirmation.check(480213, 'reset');
+    await assert.rejects(confirmation.check(1, 'reset'), apiError(400, -6));
+    await assert.rejects(confirmation.check(2, 'reset'), apiError(400, -6));
+    await assert.rejects(confirmation.check(3, 'reset'), apiError(429, 429));
+  });
+  it('lets no more than the budget of concurrent wrong codes be compared', async () => {
+    const confirmation = adminConfirmation({ code: 480213, maxFailures: 3 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => confirmation.check(i, 'reset')));
+    const statuses = results.map((r) =>
+      r.status === 'rejected' && r.reason instanceof ApiError ? r.reason.statusCode : 0,
+    );
+    assert.equal(statuses.filter((status) => status === 400).length, 3);
+    assert.equal(statuses.filter((status) => status === 429).length, 7);
   });
 });
