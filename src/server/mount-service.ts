@@ -45,9 +45,10 @@ export async function mountService(
         route.schema = { ...route.schema, tags: [service.name], ...(security === undefined ? {} : { security }) };
       });
       if (recordUsage !== undefined) {
-        scope.addHook('onResponse', (request, _reply, done) => {
+        scope.addHook('onResponse', (request, reply, done) => {
           const template = request.routeOptions.url;
-          if (template !== undefined)
+          // A call refused for its credentials is nobody's to bill, and uncounted it cannot grow the counters.
+          if (template !== undefined && reply.statusCode !== 401)
             recordUsage(service.name, endpointName(template, service.prefix), customerScopeOf(request));
           done();
         });

@@ -50,6 +50,18 @@ describe('usage counting', () => {
     assert.ok(!endpoints.some((e) => e.includes('no-such-endpoint') || e === '/health'), endpoints.join(' '));
   });
 
+  it('does not count calls refused for their credentials (401)', async () => {
+    const app = await testApp({ VERIPORT_AUTH: 'required' }, { store });
+    const endpoint = '/fuseScores';
+    const before = await countOf('face-matching', endpoint);
+    for (let i = 0; i < 3; i += 1) {
+      const response = await app.inject({ method: 'POST', url: `/face-matching${endpoint}`, payload: { scores: [1] } });
+      assert.equal(response.statusCode, 401);
+    }
+    await app.close();
+    assert.equal((await countOf('face-matching', endpoint)) - before, 0);
+  });
+
   it('lets an in-flight request finish when the server closes, and counts it', async () => {
     const slow: ServiceDefinition = {
       name: 'face-analysis',
