@@ -2,8 +2,12 @@
  * `npm run eval -- faces <dir> [--workers N] [--timing-images N] [--no-calibration] [--folder F]`
  *
  * Face-recognition accuracy and speed on a labelled folder (see face-dataset.ts): every same-identity
- * pair is a genuine comparison, every other pair an impostor one. Evaluates the engine's algorithms
- * (F200, F500) and the alternatives they were chosen against, prints a table, and writes
+ * pair is a genuine comparison, every other pair an impostor one. Each image's face is the one the
+ * services would take: the subject rule with its size floor (`selectSubjectFace`, DEFAULT_SUBJECT_RULES);
+ * an image it refuses is a failure to acquire (FTA), reported beside the matcher's EER / FNMR and counted
+ * as a non-match in the system figures (ISO/IEC 19795-1 FRR / FAR). Evaluates the engine's algorithms
+ * (F200, F500), the same under the subject rule before issue 15, and the alternatives they were chosen
+ * against, prints a table, and writes
  * reports/face-eval.{md,json}, reports/face-eval-det.svg and the score calibration tables
  * src/engines/face/calibration/<algorithm>.json. `--folder pad/` evaluates the live images of the
  * PAD set instead (other people, other photos) into reports/face-eval-pad.*, without calibration.
@@ -17,6 +21,13 @@ import { F500_VIEWS, FACE_ALGORITHMS, type FaceAlgorithmName } from '../src/engi
 import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
 import type { WorkerAnalysis } from '../src/engines/face/face-analysis-types.js';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
+import {
+  DEFAULT_SUBJECT_RULES,
+  selectSubjectFace,
+  type SubjectFace,
+  type SubjectRefusal,
+  type SubjectRules,
+} from '../src/engines/face/face-selection.js';
 import {
   PLAIN_VIEW,
   type EmbeddingOptions,
@@ -42,6 +53,11 @@ const MEAN_SHAPE_DEAD_ZONE: Partial<FacePipelineConfig> = {
   alignment: { method: 'mean-shape', padding: 0.25, levelAboveDegrees: 10 },
 };
 const DETECTOR_MESH: Partial<FacePipelineConfig> = { refineMesh: false };
+/**
+ * The services' subject rule until issue 15, as parameters of today's rule: any second face at least half
+ * the largest's width refused the image (no prominence margin can settle it), and 20 px between the eyes.
+ */
+const RULES_BEFORE_ISSUE_15: SubjectRules = { minInterEyePixels: 20, contenderRatio: 0.5, ambiguityMargin: Infinity };
 
 export async function evalFaces(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -102,59 +118,59 @@ export async function evalFaces(argv: string[]): Promise<void> {
     'faceres descriptions',
   );
 
-  const firstViews = (run: Run, count: number) =>
-    vectorsOf(run, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
+  const firstViews = (subjects: Acquisition, count: number) =>
+    vectorsOf(subjects, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
   const variants: Variant[] = [
     {
       name: 'human mesh → refined mesh (second FaceMesh pass) → dlib mean-shape crop (always levelled) → faceRecognitionNet',
       key: 'aligned',
-      vectors: firstViews(mainRun, 1),
+      ...firstViews(mainRun.subjects, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
     },
     {
       name: '… + mirrored crop averaged',
       key: 'aligned-flip',
-      vectors: firstViews(mainRun, 2),
+      ...firstViews(mainRun.subjects, 2),
       embeddings: { views: F500_VIEWS.slice(0, 2), description: false },
     },
     {
       name: '… + mirror, 5% closer crop and its mirror (4 views)',
       key: 'aligned-4views',
-      vectors: firstViews(mainRun, 4),
+      ...firstViews(mainRun.subjects, 4),
       embeddings: { views: F500_VIEWS, description: false },
     },
     {
       name: "mean-shape crop on human's whole-pixel mesh (no refinement pass), the previous F200",
       key: 'detector-mesh',
-      vectors: firstViews(detectorMeshRun, 1),
+      ...firstViews(detectorMeshRun.subjects, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
       pipeline: DETECTOR_MESH,
     },
     {
       name: '… its 4 views, the previous F500',
       key: 'detector-mesh-4views',
-      vectors: firstViews(detectorMeshRun, 4),
+      ...firstViews(detectorMeshRun.subjects, 4),
       embeddings: { views: F500_VIEWS, description: false },
       pipeline: DETECTOR_MESH,
     },
     {
       name: 'mean-shape crop, roll levelled only beyond 10°',
       key: 'mean-shape-dead-zone',
-      vectors: firstViews(deadZoneRun, 1),
+      ...firstViews(deadZoneRun.subjects, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
       pipeline: MEAN_SHAPE_DEAD_ZONE,
     },
     {
       name: 'eye and mouth centres → crop (roll dead zone 10°), F200 before the mean-shape crop',
       key: 'eyes-mouth',
-      vectors: firstViews(eyesMouthRun, 1),
+      ...firstViews(eyesMouthRun.subjects, 1),
       embeddings: { views: [PLAIN_VIEW], description: false },
       pipeline: EYES_MOUTH,
     },
     {
       name: 'human faceres (1024-d)',
       key: 'faceres',
-      vectors: vectorsOf(descriptionRun, (f) => f.description),
+      ...vectorsOf(descriptionRun.subjects, (f) => f.description),
       embeddings: { views: [], description: true },
       pipeline: WITH_FACERES,
     },
@@ -170,6 +186,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
       name: `crop + mirror fused with faceres (weight ${weight})`,
       key: `fusion-${weight}`,
       vectors: images.map((_, i) => fuse(mirrored.vectors[i], faceres.vectors[i], weight)),
+      subjects: mirrored.subjects,
       embeddings: { views: F500_VIEWS.slice(0, 2), description: true },
       pipeline: WITH_FACERES,
     });
@@ -179,18 +196,34 @@ export async function evalFaces(argv: string[]): Promise<void> {
     if (!source) throw new Error(`algorithm ${name} names unknown variant ${algorithm.evalVariant}`);
     variants.push({ ...source, name: `${name}: ${source.name}`, key: name, algorithm: name as FaceAlgorithmName });
   }
+  // The same templates, had the services kept the subject rule they had before issue 15.
+  const previousRule = subjectsOf(mainRun.analyses, RULES_BEFORE_ISSUE_15);
+  for (const [name, algorithm] of Object.entries(FACE_ALGORITHMS)) {
+    variants.push({
+      name: `${name} under the subject rule before issue 15 (a second face ≥ 0.5× the largest refused, 20 px floor)`,
+      key: `${name}-rule-before-15`,
+      ...firstViews(previousRule, algorithm.embeddings.views.length),
+      embeddings: algorithm.embeddings,
+      timedAs: name,
+    });
+  }
 
   const timingSet = await timingImages(images.slice(0, Number(values['timing-images'])));
   const results: VariantResult[] = [];
   for (const variant of variants) {
-    const scores = sortScores(pairScores(images, variant.vectors));
-    const timing = await timeVariant(timingSet, variant);
+    const scores = pairScores(images, variant.vectors);
+    const timedAs = variant.timedAs === undefined ? undefined : results.find((r) => r.key === variant.timedAs);
+    const timing = timedAs?.msPerImage640 ?? (await timeVariant(timingSet, variant));
     const result = summarise(variant, images, scores, timing);
     results.push(result);
-    console.log(`${variant.key}: EER ${pct(result.eer)} FNMR@1e-3 ${pct(result.fnmrAt1e3)} ms ${timing.toFixed(0)}`);
+    console.log(
+      `${variant.key}: FTA ${pct(result.fta)} EER ${pct(result.eer)} FNMR@1e-3 ${pct(result.fnmrAt1e3)} ` +
+        `FRR@FAR1e-3 ${pct(result.frrAt1e3)} ms ${timing.toFixed(0)}`,
+    );
     if (variant.algorithm && main && !values['no-calibration']) {
-      const table = buildCalibrationTable(variant.algorithm, scores.impostor, {
-        dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${scores.genuine.length} genuine / ${scores.impostor.length} impostor pairs)`,
+      const { genuine, impostor } = scores.matcher;
+      const table = buildCalibrationTable(variant.algorithm, impostor, {
+        dataset: `${basename(dir)} (${images.length} images, ${identities} identities; ${genuine.length} genuine / ${impostor.length} impostor pairs)`,
         command: `npm run eval -- faces ${dir}`,
         date: new Date().toISOString().slice(0, 10),
       });
@@ -208,29 +241,45 @@ interface Variant {
   readonly name: string;
   readonly key: string;
   readonly vectors: Array<Float32Array | undefined>;
+  /** What the subject rule made of each image; `vectors` has one exactly where it found a subject. */
+  readonly subjects: Acquisition;
   readonly embeddings: EmbeddingOptions;
   readonly pipeline?: Partial<FacePipelineConfig>;
   readonly algorithm?: FaceAlgorithmName;
+  /** The variant whose timing this one shares (the same pipeline), instead of timing it again. */
+  readonly timedAs?: string;
 }
 
 interface VariantResult {
   readonly name: string;
   readonly key: string;
   readonly dims: number;
-  readonly noFace: number;
+  /** Failures to acquire: share of the images the subject rule refused, and how many for each reason. */
+  readonly fta: number;
+  readonly ftaByReason: Readonly<Record<SubjectRefusal, number>>;
+  /** Pairs of two acquired images (the matcher's figures). */
   readonly genuinePairs: number;
   readonly impostorPairs: number;
   readonly eer: number;
   readonly fnmrAt1e2: number;
   readonly fnmrAt1e3: number;
   readonly thresholdAt1e3: number;
+  /** ISO/IEC 19795-1 system figures over every pair, a pair with a failure to acquire a non-match. */
+  readonly frrAt1e3: number;
+  readonly systemEer: number;
   readonly auc: number;
   readonly rank1: number;
   readonly msPerImage640: number;
   readonly det: Array<{ fmr: number; fnmr: number }>;
 }
 
-type Run = Array<FaceObservation | undefined>;
+/** One pass of the engine over the set: each image's analysis and its subject under the services' rule. */
+interface Run {
+  readonly analyses: readonly WorkerAnalysis[];
+  readonly subjects: Acquisition;
+}
+
+type Acquisition = ReadonlyArray<SubjectFace<FaceObservation>>;
 
 async function runAll(
   images: readonly LabelledImage[],
@@ -244,22 +293,22 @@ async function runAll(
   try {
     const analyses = await Promise.all(images.map((image) => engine.analyze(readFileSync(image.file), embeddings)));
     console.log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return analyses.map(mainFace);
+    return { analyses, subjects: subjectsOf(analyses, DEFAULT_SUBJECT_RULES) };
   } finally {
     await engine.close();
   }
 }
 
-/** The face the photo is of: the largest (LFW photos can show other people behind). */
-function mainFace(analysis: WorkerAnalysis): FaceObservation | undefined {
-  return [...analysis.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+/** The face each photo is of, as the services choose it (LFW photos can show other people behind). */
+function subjectsOf(analyses: readonly WorkerAnalysis[], rules: SubjectRules): Acquisition {
+  return analyses.map((analysis) => selectSubjectFace(analysis.faces, analysis, rules));
 }
 
 function vectorsOf(
-  run: Run,
+  subjects: Acquisition,
   pick: (face: FaceObservation) => Float32Array | undefined,
-): Array<Float32Array | undefined> {
-  return run.map((face) => (face ? pick(face) : undefined));
+): Pick<Variant, 'vectors' | 'subjects'> {
+  return { subjects, vectors: subjects.map((subject) => (subject.ok ? pick(subject.face) : undefined)) };
 }
 
 /** Weighted score fusion as one vector: the cosine of the concatenation is the weighted mean of the two cosines. */
@@ -273,30 +322,33 @@ function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: 
   return out;
 }
 
+/** A pair's score stands for no decision: the matcher never saw it (a failure to acquire). */
+const NOT_ACQUIRED = -Infinity;
+
 /**
- * Genuine pairs with a missing face score -Infinity (a false non-match at any threshold); impostor pairs with
- * one are left out.
+ * Every pair's cosine, genuine and impostor, with NOT_ACQUIRED where an image of the pair has no vector:
+ * such a pair is a non-match at any threshold (ISO/IEC 19795-1 FRR / FAR). `acquiredOnly` leaves them
+ * out (the matcher's FNMR / FMR).
  */
 function pairScores(
   images: readonly LabelledImage[],
   vectors: ReadonlyArray<Float32Array | undefined>,
-): { genuine: Float64Array; impostor: Float64Array } {
+): { matcher: SortedScores; system: SortedScores } {
   const genuine: number[] = [];
   const impostor: number[] = [];
   for (const [i, first] of images.entries()) {
     for (const [k, second] of images.slice(i + 1).entries()) {
       const j = i + 1 + k;
-      const same = first.identity === second.identity;
       const a = vectors[i];
       const b = vectors[j];
-      if (!a || !b) {
-        if (same) genuine.push(-Infinity);
-        continue;
-      }
-      (same ? genuine : impostor).push(dot(a, b));
+      (first.identity === second.identity ? genuine : impostor).push(a && b ? dot(a, b) : NOT_ACQUIRED);
     }
   }
-  return { genuine: Float64Array.from(genuine), impostor: Float64Array.from(impostor) };
+  const acquiredOnly = (scores: readonly number[]) => Float64Array.from(scores.filter((x) => x !== NOT_ACQUIRED));
+  return {
+    matcher: sortScores({ genuine: acquiredOnly(genuine), impostor: acquiredOnly(impostor) }),
+    system: sortScores({ genuine: Float64Array.from(genuine), impostor: Float64Array.from(impostor) }),
+  };
 }
 
 /** Leave-one-out closed-set rank-1: is each image's nearest other image of the same person? */
@@ -352,25 +404,31 @@ async function timeVariant(images: readonly Buffer[], variant: Variant): Promise
 function summarise(
   variant: Variant,
   images: readonly LabelledImage[],
-  scores: SortedScores,
+  scores: { matcher: SortedScores; system: SortedScores },
   msPerImage640: number,
 ): VariantResult {
-  const at1e3 = fnmrAtFmr(scores, 1e-3);
+  const { matcher, system } = scores;
+  const at1e3 = fnmrAtFmr(matcher, 1e-3);
+  const ftaByReason: Record<SubjectRefusal, number> = { 'no-face': 0, 'ambiguous-faces': 0, 'face-too-small': 0 };
+  for (const subject of variant.subjects) if (!subject.ok) ftaByReason[subject.reason]++;
   return {
     name: variant.name,
     key: variant.key,
     dims: variant.vectors.find(Boolean)?.length ?? 0,
-    noFace: variant.vectors.filter((v) => !v).length / images.length,
-    genuinePairs: scores.genuine.length,
-    impostorPairs: scores.impostor.length,
-    eer: equalErrorRate(scores).eer,
-    fnmrAt1e2: fnmrAtFmr(scores, 1e-2).fnmr,
+    fta: variant.vectors.filter((v) => !v).length / images.length,
+    ftaByReason,
+    genuinePairs: matcher.genuine.length,
+    impostorPairs: matcher.impostor.length,
+    eer: equalErrorRate(matcher).eer,
+    fnmrAt1e2: fnmrAtFmr(matcher, 1e-2).fnmr,
     fnmrAt1e3: at1e3.fnmr,
     thresholdAt1e3: at1e3.threshold,
-    auc: rocAuc(scores),
+    frrAt1e3: fnmrAtFmr(system, 1e-3).fnmr,
+    systemEer: equalErrorRate(system).eer,
+    auc: rocAuc(matcher),
     rank1: rankOne(images, variant.vectors),
     msPerImage640,
-    det: detCurve(scores),
+    det: detCurve(matcher),
   };
 }
 
@@ -386,11 +444,12 @@ function writeReports(
   mkdirSync('reports', { recursive: true });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const header =
-    '| pipeline | dims | no face | genuine / impostor pairs | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|';
-  const rows = results.map(
-    (r) =>
-      `| ${r.name} | ${r.dims} | ${pct(r.noFace)} | ${r.genuinePairs} / ${r.impostorPairs} | ${pct(r.eer)} | ${pct(r.fnmrAt1e2)} | ${pct(r.fnmrAt1e3)} (${r.thresholdAt1e3.toFixed(3)}) | ${r.auc.toFixed(4)} | ${pct(r.rank1)} | ${r.msPerImage640.toFixed(0)} |`,
-  );
+    '| pipeline | dims | FTA (no face / ambiguous / too small) | genuine / impostor pairs acquired | EER | FNMR@FMR1e-2 | FNMR@FMR1e-3 (threshold) | FRR@FAR1e-3 | EER (FRR = FAR) | ROC AUC | rank-1 | ms/img 640×480 |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
+  const rows = results.map((r) => {
+    const reasons = r.ftaByReason;
+    const fta = `${pct(r.fta)} (${reasons['no-face']} / ${reasons['ambiguous-faces']} / ${reasons['face-too-small']})`;
+    return `| ${r.name} | ${r.dims} | ${fta} | ${r.genuinePairs} / ${r.impostorPairs} | ${pct(r.eer)} | ${pct(r.fnmrAt1e2)} | ${pct(r.fnmrAt1e3)} (${r.thresholdAt1e3.toFixed(3)}) | ${pct(r.frrAt1e3)} | ${pct(r.systemEer)} | ${r.auc.toFixed(4)} | ${pct(r.rank1)} | ${r.msPerImage640.toFixed(0)} |`;
+  });
   const table = [header, ...rows].join('\n');
   console.log(`\n${table}\n`);
   const md = `# Face recognition evaluation
@@ -400,9 +459,15 @@ every same-identity pair genuine and every other pair impostor; cosine similarit
 accuracy runs; timing is the median single-thread time (decode + detection + embedding) of each pipeline on one worker
 over images centred on a 640×480 canvas, on ${cpu}.
 
-A genuine pair with an image where no face was found counts as a false non-match at every threshold; impostor pairs
-with such an image are left out. Rank-1 is leave-one-out closed-set identification over all images (an image with no
-face counts as a miss). When an image holds several faces the largest is used.
+Each image's face is the one the services take: the subject rule with its size floor (\`selectSubjectFace\` with
+\`DEFAULT_SUBJECT_RULES\`, src/engines/face/face-selection.ts; docs/face-engine.md). An image the rule refuses (no face,
+two equally dominant faces, a face under the size floor) is a failure to acquire (FTA; the images it refused, by
+reason, in brackets). EER, FNMR and ROC AUC are the matcher's, over the pairs of two acquired images (FNMR / FMR);
+FRR@FAR1e-3 and EER (FRR = FAR) count every pair, a pair with a failure to acquire being a non-match at any
+threshold, genuine or impostor (ISO/IEC 19795-1 FRR / FAR: what a user of the API sees). Rank-1 is leave-one-out
+closed-set identification over all images (an image not acquired counts as a miss). The rows "under the subject
+rule before issue 15" are F200 and F500 with the services' earlier rule (any second face at least half the
+largest's width refused the image; 20 px floor) on the same analyses.
 
 ${table}
 

@@ -3,10 +3,12 @@
  * printing a table and writing its report under reports/.
  *
  * Suites: `analysis` (face-quality metrics: eval/analysis.ts), `faces` (face recognition: eval/faces.ts),
+ * `face-size` (matching against the pixels between the eyes, the subject rule's size floor: eval/face-size.ts),
  * `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
  * eval/train-pad.ts).
  */
 import { evalAnalysis } from './analysis.js';
+import { evalFaceSize } from './face-size.js';
 import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
 import { trainPad } from './train-pad.js';
@@ -14,6 +16,7 @@ import { trainPad } from './train-pad.js';
 const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   analysis: evalAnalysis,
   faces: evalFaces,
+  'face-size': evalFaceSize,
   liveness: evalLiveness,
   'train-pad': trainPad,
 };

@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { openStore, type Store } from '../../src/store/database.js';
 import { testApp } from '../helpers/app.js';
 import { assertCodedError, httpGet, httpPost } from '../helpers/http.js';
-import { closeTestFaceEngine, groupPhoto, noFacePhoto, portrait, testFaceEngine } from '../helpers/faces.js';
+import {
+  closeTestFaceEngine,
+  groupPhoto,
+  noFacePhoto,
+  portrait,
+  testFaceEngine,
+  type Person,
+} from '../helpers/faces.js';
 
 /** scorePercent 50 = FMR 10^-3 on the dev-set calibration: the usual verification threshold. */
 const THRESHOLD_PERCENT = 50;
@@ -25,7 +33,24 @@ before(async () => {
   img.group = b64(await groupPhoto());
   img.none = b64(await noFacePhoto());
   img.tiny = b64(await portrait('anna', { width: 48 }));
+  // Anna in the middle of a 900×500 photo, alone, with Bella smaller behind her (0.57 of her face's
+  // width, up at the side), and with Bella almost as large beside her (0.89, at the side).
+  const anna = { person: 'anna', width: 300, left: 300, top: 100 } as const;
+  img.annaAlone = b64(await scene([anna]));
+  img.annaBellaBehind = b64(await scene([anna, { person: 'bella', width: 210, left: 660, top: 40 }]));
+  img.annaBellaBeside = b64(await scene([anna, { person: 'bella', width: 270, left: 620, top: 80 }]));
 });
+
+/** Portraits placed on a 900×500 grey photo (JPEG), later ones over earlier ones. */
+async function scene(parts: ReadonlyArray<{ person: Person; width: number; left: number; top: number }>) {
+  const layers = await Promise.all(
+    parts.map(async (p) => ({ input: await portrait(p.person, { width: p.width }), left: p.left, top: p.top })),
+  );
+  return sharp({ create: { width: 900, height: 500, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+    .composite(layers)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
 after(async () => {
   await app.close();
   await store.close();
@@ -87,7 +112,25 @@ describe('face matching: 1:1', () => {
     assert.equal(f200.statusCode, 200);
   });
 
-  it('refuses images without exactly one usable face, and bad samples, with specific descriptions', async () => {
+  it('takes the dominant face of a photo with another person behind or beside the subject, not a 400', async () => {
+    for (const photo of ['annaBellaBehind', 'annaBellaBeside']) {
+      const alone = await post('/compare', { probe: face(photo), gallery: face('annaAlone') });
+      assert.equal(alone.statusCode, 200, `${photo}: ${alone.body}`);
+      // The template is the subject's own: the same as from the photo without Bella.
+      const { score } = alone.json<{ score: number }>();
+      assert.ok(score > 0.99, `${photo} against Anna alone: ${score}`);
+      const anna = (await post('/compare', { probe: face(photo), gallery: face('anna2') })).json<{
+        scorePercent: number;
+      }>();
+      const bella = (await post('/compare', { probe: face(photo), gallery: face('bella') })).json<{
+        scorePercent: number;
+      }>();
+      assert.ok(anna.scorePercent >= THRESHOLD_PERCENT, `${photo} against another photo of Anna: ${anna.scorePercent}`);
+      assert.ok(bella.scorePercent < THRESHOLD_PERCENT, `${photo} against Bella: ${bella.scorePercent}`);
+    }
+  });
+
+  it('refuses images without a usable subject face, and bad samples, with specific descriptions', async () => {
     assertCodedError(
       await post('/compare', { probe: face('none'), gallery: face('anna') }),
       400,
@@ -98,7 +141,7 @@ describe('face matching: 1:1', () => {
       await post('/compare', { probe: face('anna'), gallery: face('group') }),
       400,
       -6,
-      /gallery\.VISIBLE_FRONTAL: \d faces found/,
+      /gallery\.VISIBLE_FRONTAL: 3 faces of near-equal size and nearness to the centre found in the image, none of them clearly the subject/,
     );
     assertCodedError(
       await post('/compare', { probe: face('tiny'), gallery: face('anna') }),

@@ -11,7 +11,7 @@ import {
 } from './face-alignment.js';
 import { FaceDetector, type DetectedFace } from './face-detector.js';
 import { FaceMeshRefiner } from './face-mesh-refiner.js';
-import { DEFAULT_SUBJECT_RULES } from './face-selection.js';
+import { isSubjectContender } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
 import type { RgbImage } from './raster.js';
 import { startTfjs } from './runtime/tfjs-runtime.js';
@@ -87,8 +87,8 @@ export interface FaceObservation {
   readonly keyPoints: FaceKeyPoints;
   readonly mesh: DetectedFace['mesh'];
   /**
-   * Unit embedding of each requested view, in the order asked; empty for background faces under half
-   * the largest's width.
+   * Unit embedding of each requested view, in the order asked; empty for background faces, too small to
+   * contend for subject (face-selection.ts).
    */
   readonly recognitionViews: readonly Float32Array[];
   /** Unit vector. */
@@ -150,14 +150,13 @@ export class FacePipeline {
     }
     const detectedAt = performance.now();
     const observations: FaceObservation[] = [];
-    // Faces under half the width of the largest are background: never the subject (face-selection.ts),
-    // so they are not embedded (each view costs ~10 ms).
+    // Faces too small to contend for subject are background, never the subject (face-selection.ts), so
+    // they are not embedded (each view costs ~10 ms).
     const largest = Math.max(0, ...detected.map((f) => f.box[2]));
-    const subjectWidth = DEFAULT_SUBJECT_RULES.competingFaceRatio * largest;
     for (const face of detected) {
       const points = keyPoints(face.mesh);
       let recognitionViews: Float32Array[] = [];
-      if (options.views.length > 0 && face.box[2] >= subjectWidth) {
+      if (options.views.length > 0 && isSubjectContender(face, largest)) {
         const mesh = (await this.refiner?.refine(image, face)) ?? face.mesh;
         const meshPoints = mesh === face.mesh ? points : keyPoints(mesh);
         const crops = options.views.map((view) =>

@@ -136,7 +136,7 @@ export function padFeatureGroups(names: readonly string[] = PAD_FEATURE_NAMES): 
  * The PAD feature vector of one face (length PAD_FEATURE_NAMES.length).
  *
  * @example
- * const face = selectSubjectFace(analysis.faces);
+ * const face = selectSubjectFace(analysis.faces, analysis);
  * if (face.ok) padScore(padFeatures(image, face.face));
  */
 export function padFeatures(image: RgbImage, face: PadFace): Float32Array {

@@ -238,7 +238,13 @@ function lightTraceStatus(
   return verdict === 'INCONCLUSIVE' ? 'ERROR' : verdict;
 }
 
-/** The usable face of a frame, noting why a frame has none. */
+/**
+ * The usable face of a frame: the subject rule (face-selection.ts, without its size floor) over the faces
+ * within the request's size bounds and confidence floor, noting why a frame has none.
+ *
+ * @example
+ * const face = subjectOf(frame, request, feedback); // undefined and MULTIPLE_FACES_DETECTED for two equal faces
+ */
 export function subjectOf(
   frame: WorkerAnalysis,
   request: LivenessRequest,
@@ -246,9 +252,9 @@ export function subjectOf(
 ): AnalyzedFace | undefined {
   const bounds = { minSize: request.faceMinSize, maxSize: request.faceMaxSize, minScore: request.faceMinScore };
   const sized = withinDetectionBounds(frame.faces, bounds, frame.width, frame.height);
-  const subject = selectSubjectFace(sized, ANY_SIZE);
+  const subject = selectSubjectFace(sized, frame, ANY_SIZE);
   if (subject.ok) return subject.face;
-  feedback.add(subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');
+  feedback.add(subject.reason === 'ambiguous-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED');
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import {
   type DetectionParameters,
 } from '../../engines/face/detection-parameters.js';
 import type { FaceObservation } from '../../engines/face/face-pipeline.js';
-import { withinDetectionBounds } from '../../engines/face/face-selection.js';
+import { dominantFace, withinDetectionBounds } from '../../engines/face/face-selection.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 
 /**
@@ -36,7 +36,9 @@ export function detectionOptions(
 
 /**
  * The faces a request keeps: within the size bounds and above the score floor, ordered by size or
- * score; the DOMINANT modes keep only the first.
+ * score; the DOMINANT modes keep only the dominant face, by the subject rule the other services use
+ * (face-selection.ts: widest, then nearest the centre among faces of near-equal width), its size or
+ * score deciding only where that rule finds two faces equally dominant.
  *
  * @example
  * const kept = selectFaces(analysis.faces, options, analysis.width, analysis.height);
@@ -49,6 +51,10 @@ export function selectFaces<F extends Pick<FaceObservation, 'box' | 'score'>>(
 ): F[] {
   const kept = withinDetectionBounds(faces, options, width, height);
   const bySize = options.mode.endsWith('BY_SIZE');
+  if (options.mode.startsWith('DOMINANT')) {
+    const dominant = dominantFace(kept, { width, height }, bySize ? 'size' : 'score');
+    return dominant === undefined ? [] : [dominant];
+  }
   kept.sort((a, b) => (bySize ? b.box[2] * b.box[3] - a.box[2] * a.box[3] : b.score - a.score));
-  return options.mode.startsWith('DOMINANT') ? kept.slice(0, 1) : kept;
+  return kept;
 }

@@ -26,7 +26,7 @@ export const CAPTURE_LIMITS = {
 export interface FrameFeedback {
   readonly index: number;
   readonly feedback: string[];
-  /** The subject face, when the frame has exactly one. */
+  /** The subject face (face-selection.ts), when the frame has one. */
   readonly face: AnalyzedFace | undefined;
 }
 
@@ -40,11 +40,11 @@ export interface FrameFeedback {
 export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedback {
   const feedback: string[] = [];
   if (Math.min(frame.width, frame.height) < CAPTURE_LIMITS.minShorterSide) feedback.push('IMAGE_RESOLUTION_TOO_LOW');
-  const subject = selectSubjectFace(frame.faces, ANY_SIZE);
+  const subject = selectSubjectFace(frame.faces, frame, ANY_SIZE);
   if (!subject.ok)
     return {
       index,
-      feedback: [...feedback, subject.reason === 'several-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'],
+      feedback: [...feedback, subject.reason === 'ambiguous-faces' ? 'MULTIPLE_FACES_DETECTED' : 'NO_FACE_DETECTED'],
       face: undefined,
     };
   const face = subject.face;

@@ -40,9 +40,10 @@ export function algorithmOf(workflow: Workflow | undefined): FaceAlgorithmName {
  *
  * @example
  * const vectors = await faceVectors(engine, exports, body.probe, 'probe', ['F500']);
- * @throws {ApiError} 400 with the spec code: -3 neither member, -6 both members, an image without
- *   exactly one usable face, an undecodable image, a template that is not an intact sealed export of
- *   this deployment, or a template of another modality
+ * @throws {ApiError} 400 with the spec code: -3 neither member, -6 both members, an image without a
+ *   usable subject face (none, two equally dominant, too small: face-selection.ts), an undecodable
+ *   image, a template that is not an intact sealed export of this deployment, or a template of another
+ *   modality
  */
 export async function faceVectors(
   engine: FaceEngine,
@@ -66,7 +67,7 @@ export async function faceVectors(
   }
   const bytes = decodeBase64(image, `${field}.VISIBLE_FRONTAL`);
   const analysis = await fromRequestImage(`${field}.VISIBLE_FRONTAL`, engine.analyze(bytes, embeddingsFor(algorithms)));
-  const subject = selectSubjectFace(analysis.faces);
+  const subject = selectSubjectFace(analysis.faces, analysis);
   if (!subject.ok) throw invalidValue(`${field}.VISIBLE_FRONTAL: ${subject.message}`);
   const vectors: FaceVectors = {};
   for (const name of algorithms) vectors[name] = FACE_ALGORITHMS[name].templateVector(subject.face);

@@ -7,8 +7,6 @@ import {
   sampleCrop,
   type FaceKeyPoints,
 } from '../../../../src/engines/face/face-alignment.js';
-import { selectSubjectFace } from '../../../../src/engines/face/face-selection.js';
-import type { FaceObservation } from '../../../../src/engines/face/face-pipeline.js';
 
 /** Where a crop pixel lands in the image. */
 function toImage(t: ReturnType<typeof cropTransform>, u: number, v: number): [number, number] {
@@ -93,33 +91,5 @@ describe('face alignment', () => {
     assert.deepEqual([crop[0], crop[3]], [0, 150]);
     const mirrored = sampleCrop(image, identity, true);
     assert.deepEqual([mirrored[0], mirrored[3]], [150, 0]);
-  });
-});
-
-function face(width: number, eyeGap: number): FaceObservation {
-  return {
-    box: [0, 0, width, width],
-    score: 1,
-    pose: { yaw: 0, pitch: 0, roll: 0 },
-    keyPoints: { rightEye: [10, 10], leftEye: [10 + eyeGap, 10], mouth: [10, 40] },
-    mesh: [],
-    recognitionViews: [],
-    description: undefined,
-  };
-}
-
-describe('subject face selection', () => {
-  it('takes the one face, ignoring small background faces', () => {
-    const main = face(200, 60);
-    const subject = selectSubjectFace([face(60, 18), main]);
-    assert.ok(subject.ok && subject.face === main);
-  });
-
-  it('names why an image is refused', () => {
-    assert.deepEqual(selectSubjectFace([]), { ok: false, reason: 'no-face', message: 'no face found in the image' });
-    const several = selectSubjectFace([face(200, 60), face(150, 50)]);
-    assert.ok(!several.ok && several.reason === 'several-faces' && /2 faces/.test(several.message));
-    const small = selectSubjectFace([face(40, 12)]);
-    assert.ok(!small.ok && small.reason === 'face-too-small' && /12 pixels/.test(small.message));
   });
 });
