@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --seconds N --connections C --rounds R --only server|matching|face]`
+ * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare]`
+ * `npm run bench -- soak [--minutes M]`
  *
  * 1. Server: throughput of a cheap endpoint (`GET /face-matching/version`) on `veriport serve`
  *    processes, with usage counting on and off, in alternating rounds within one run, and the cost
@@ -10,7 +11,13 @@
  * 3. Face: face-engine latency per algorithm at 640×480 (bench/face.ts); writes
  *    reports/bench-face.{md,json}.
  *
+ * 4. Compare: `/face-matching/compare` latency through HTTP at concurrency 1, 2, 4 and 8, `--requests`
+ *    compares each (bench/compare.ts); writes reports/bench-compare.{md,json}.
+ *
  * All run by default; `--only` picks one.
+ *
+ * `soak` instead runs the server for `--minutes` (default 10) at saturation with a mix of face
+ * requests and samples its memory (bench/soak.ts); writes reports/bench-soak.{md,json,svg}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,19 +25,27 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
 import { startServer } from '../test/helpers/process.js';
+import { benchCompare, compareBenchTable, writeCompareReport } from './compare.js';
 import { benchFace, faceBenchTable, writeFaceBenchReport } from './face.js';
 import { benchMatching, formatMatchingTable, writeMatchingReport } from './matching.js';
+import { benchSoak, soakTable, writeSoakReport } from './soak.js';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
+    requests: { type: 'string', default: '120' },
+    minutes: { type: 'string', default: '10' },
   },
 });
+const mode = positionals[0];
+if (mode !== undefined && (mode !== 'soak' || positionals.length > 1))
+  throw new Error(`the only mode is 'soak' (got '${positionals.join(' ')}')`);
 const only = values.only;
-const SECTIONS = ['server', 'matching', 'face'];
+const SECTIONS = ['server', 'matching', 'face', 'compare'];
 if (only !== undefined && !SECTIONS.includes(only))
   throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
 const seconds = Number(values.seconds);
@@ -145,6 +160,14 @@ async function benchServer(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (mode === 'soak') {
+    const minutes = Number(values.minutes);
+    if (!(minutes > 0)) throw new Error(`--minutes must be a positive number (got '${values.minutes}')`);
+    const result = await benchSoak({ minutes });
+    process.stdout.write(soakTable(result));
+    writeSoakReport(result, `npm run bench -- soak --minutes ${values.minutes}`);
+    return;
+  }
   if (only === undefined || only === 'server') await benchServer();
   if (only === undefined || only === 'matching') {
     if (only === undefined) process.stdout.write('\n');
@@ -156,6 +179,15 @@ async function main(): Promise<void> {
     const rows = await benchFace();
     process.stdout.write(`\n${faceBenchTable(rows)}\n`);
     writeFaceBenchReport(rows);
+  }
+  if (only === undefined || only === 'compare') {
+    const result = await benchCompare({ requests: Number(values.requests) });
+    process.stdout.write(`\n${compareBenchTable(result)}`);
+    const args = [
+      only === undefined ? '' : ' --only compare',
+      values.requests === '120' ? '' : ` --requests ${values.requests}`,
+    ];
+    writeCompareReport(result, `npm run bench${args.join('') === '' ? '' : ` --${args.join('')}`}`);
   }
 }
 

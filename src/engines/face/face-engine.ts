@@ -36,6 +36,10 @@ export class FaceEngine {
       // One image at a time per worker: every model runs on one thread (TF.js WASM with one thread,
       // onnxruntime CPU sessions with one intra-op thread), so the workers are the parallelism.
       concurrentTasksPerWorker: 1,
+      // First come, first served. By default piscina moves a queued task it could not hand to a busy
+      // worker to the back of the queue, so under load some images waited behind every later one (a
+      // compare's second image up to 9 s at 4 concurrent compares; docs/benchmarks.md).
+      stricterFIFO: true,
       idleTimeout: Number.POSITIVE_INFINITY,
       workerData,
     });
