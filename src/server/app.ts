@@ -114,7 +114,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Started on first use: a server that serves no face request never loads the models.
     let ownFaceEngine: FaceEngine | undefined;
     const faceEngine = () =>
-      options.faceEngine ?? (ownFaceEngine ??= FaceEngine.start({ workers: config.faceWorkers }));
+      options.faceEngine ??
+      (ownFaceEngine ??= FaceEngine.start({
+        workers: config.faceWorkers,
+        pipeline: { detector: config.faceDetector },
+      }));
     app.addHook('onClose', async () => {
       await ownFaceEngine?.close();
     });

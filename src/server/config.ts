@@ -3,6 +3,7 @@
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
  */
 import { availableParallelism } from 'node:os';
+import { FACE_DETECTOR_KINDS, type FaceDetectorKind } from '../engines/face/face-detector-kind.js';
 import {
   IAD_SIGNAL_NAMES,
   isIadSignalName,
@@ -46,6 +47,8 @@ export interface VeriportConfig {
   readonly shutdownTimeoutMs: number;
   /** Face-engine worker threads (each holds its own models, ~150 MB). */
   readonly faceWorkers: number;
+  /** Face detector and mesh runtime, from `VERIPORT_FACE_DETECTOR` (`tfjs` or `onnx`). */
+  readonly faceDetector: FaceDetectorKind;
   /** Encounters a face-matching cache may hold, unless `faceCacheLimits` names the cache. */
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     keyPassphrase: optionalString(env.VERIPORT_KEY_PASSPHRASE),
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
+    faceDetector: faceDetectorKind(env.VERIPORT_FACE_DETECTOR),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
     templateKey: secretBytes(env.VERIPORT_TEMPLATE_KEY, 'VERIPORT_TEMPLATE_KEY'),
@@ -367,6 +371,15 @@ function integer(raw: string | undefined, name: string, fallback: number, min: n
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${value}')`);
   }
   return Number(value);
+}
+
+function faceDetectorKind(raw: string | undefined): FaceDetectorKind {
+  const value = optionalString(raw)?.toLowerCase() ?? 'tfjs';
+  const kind = FACE_DETECTOR_KINDS.find((k) => k === value);
+  if (kind === undefined) {
+    throw new ConfigError(`VERIPORT_FACE_DETECTOR must be one of ${FACE_DETECTOR_KINDS.join(', ')} (got '${value}')`);
+  }
+  return kind;
 }
 
 function boolean(raw: string | undefined, name: string, fallback: boolean): boolean {

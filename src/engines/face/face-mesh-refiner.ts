@@ -1,14 +1,7 @@
-import { join } from 'node:path';
-import { Tensor, type InferenceSession } from 'onnxruntime-node';
-import { packageDir } from '../../lib/package-files.js';
-import { sampleRegion, type CropTransform } from './face-alignment.js';
-import { graphModelToOnnx, type ConvertedGraphModel } from './runtime/graph-model-onnx.js';
-import { openCpuSession } from './runtime/onnx-session.js';
+import type { CropTransform } from './face-alignment.js';
+import { FaceMeshModel, MESH_INPUT_SIZE, MESH_POINTS } from './face-mesh-model.js';
 import type { RgbImage } from './raster.js';
 
-/** Side of the square crop FaceMesh reads. */
-const MESH_INPUT_SIZE = 192;
-const MESH_POINTS = 468;
 // The symmetry line the crop is turned upright by, as human's own mesh pass does: the upper lip's
 // centre (13) to the point between the eyes (168).
 const LIP = 13;
@@ -51,26 +44,22 @@ export interface MeshSeed {
  */
 export class FaceMeshRefiner {
   private constructor(
-    private readonly session: InferenceSession,
-    private readonly model: ConvertedGraphModel,
+    private readonly model: FaceMeshModel,
     private readonly options: MeshRefinerOptions,
   ) {}
 
   /**
-   * Converts the model shipped in `@vladmandic/human` and opens a session.
+   * Converts the model shipped in `@vladmandic/human` and opens a session (or shares `model`, already loaded).
    *
    * @example
    * const refiner = await FaceMeshRefiner.load();
    * const mesh = await refiner.refine(image, { mesh: face.mesh, box: face.box }) ?? face.mesh;
    */
-  static async load(options: MeshRefinerOptions = DEFAULT_MESH_REFINER_OPTIONS): Promise<FaceMeshRefiner> {
-    const model = graphModelToOnnx(join(packageDir('@vladmandic/human'), 'models', 'facemesh.json'), [
-      1,
-      MESH_INPUT_SIZE,
-      MESH_INPUT_SIZE,
-      3,
-    ]);
-    return new FaceMeshRefiner(await openCpuSession(model.bytes), model, options);
+  static async load(
+    options: MeshRefinerOptions = DEFAULT_MESH_REFINER_OPTIONS,
+    model?: FaceMeshModel,
+  ): Promise<FaceMeshRefiner> {
+    return new FaceMeshRefiner(model ?? (await FaceMeshModel.load()), options);
   }
 
   /**
@@ -79,26 +68,9 @@ export class FaceMeshRefiner {
    */
   async refine(image: RgbImage, seed: MeshSeed): Promise<Mesh | undefined> {
     const transform = meshCropTransform(seed, image, this.options.extentScale);
-    const pixels = sampleRegion(image, transform, MESH_INPUT_SIZE, MESH_INPUT_SIZE);
-    for (let i = 0; i < pixels.length; i++) pixels[i] = (pixels[i] ?? 0) / 255;
-    const input = new Tensor('float32', pixels, [1, MESH_INPUT_SIZE, MESH_INPUT_SIZE, 3]);
-    const outputs = await this.session.run({ [this.model.input]: input });
-    try {
-      let coords: Float32Array | undefined;
-      let faceFlag: number | undefined;
-      for (const name of this.model.outputs) {
-        const data = outputs[name]?.data;
-        if (!(data instanceof Float32Array)) continue;
-        if (data.length === MESH_POINTS * 3) coords = data;
-        else if (data.length === 1) faceFlag = data[0];
-      }
-      if (!coords || faceFlag === undefined) throw new Error('the FaceMesh graph returned no mesh or face flag');
-      if (faceFlag < this.options.minFaceFlag) return undefined;
-      return meshToImage(coords, transform);
-    } finally {
-      for (const tensor of Object.values(outputs)) tensor.dispose();
-      input.dispose();
-    }
+    const { coords, faceFlag } = await this.model.predict(image, transform);
+    if (faceFlag < this.options.minFaceFlag) return undefined;
+    return meshToImage(coords, transform);
   }
 }
 

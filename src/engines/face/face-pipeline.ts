@@ -1,4 +1,3 @@
-import type * as tfTypes from '@tensorflow/tfjs-core';
 import { unitVector } from '../../lib/vectors.js';
 import {
   cropTransform,
@@ -10,7 +9,9 @@ import {
   type FaceKeyPoints,
 } from './face-alignment.js';
 import { FaceDetector, type DetectedFace } from './face-detector.js';
+import type { FaceDetectorKind } from './face-detector-kind.js';
 import { FaceMeshRefiner } from './face-mesh-refiner.js';
+import { OnnxFaceDetector } from './onnx-face-detector.js';
 import { isSubjectContender } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
 import type { RgbImage } from './raster.js';
@@ -51,6 +52,8 @@ export interface FacePipelineConfig {
    * embedded face. Liveness and analysis still read the detector's mesh.
    */
   readonly refineMesh: boolean;
+  /** Which detector finds faces and their meshes (face-detector.ts or onnx-face-detector.ts). */
+  readonly detector: FaceDetectorKind;
 }
 
 /**
@@ -77,6 +80,9 @@ export const DEFAULT_PIPELINE_CONFIG: FacePipelineConfig = {
   description: false,
   alignment: DEFAULT_ALIGNMENT,
   refineMesh: true,
+  // The liveness, PAD and analysis models were fitted on the TF.js meshes: `onnx` becomes the default
+  // once their evaluations are re-run on its meshes (docs/face-engine.md).
+  detector: 'tfjs',
 };
 
 /** One face with its measurements, in the decoded image's pixel coordinates. */
@@ -116,38 +122,45 @@ export interface ImageAnalysis {
  */
 export class FacePipeline {
   private constructor(
-    private readonly tf: typeof tfTypes,
-    private readonly detector: FaceDetector,
+    private readonly detectFaces: (image: RgbImage, description: boolean) => Promise<DetectedFace[]>,
     private readonly recognizer: FaceRecognizer,
     private readonly refiner: FaceMeshRefiner | undefined,
     readonly config: FacePipelineConfig,
   ) {}
 
   static async load(config: FacePipelineConfig = DEFAULT_PIPELINE_CONFIG): Promise<FacePipeline> {
+    const detectorOptions = {
+      maxFaces: config.maxFaces,
+      minConfidence: config.minConfidence,
+      iris: config.iris,
+      description: config.description,
+    };
+    if (config.detector === 'onnx') {
+      const [detector, recognizer] = await Promise.all([OnnxFaceDetector.load(detectorOptions), FaceRecognizer.load()]);
+      // The refiner shares the detector's FaceMesh session.
+      const refiner = config.refineMesh ? await FaceMeshRefiner.load(undefined, detector.mesh) : undefined;
+      return new FacePipeline((image) => detector.detect(image), recognizer, refiner, config);
+    }
     const tf = await startTfjs();
     const [detector, recognizer, refiner] = await Promise.all([
-      FaceDetector.load({
-        maxFaces: config.maxFaces,
-        minConfidence: config.minConfidence,
-        iris: config.iris,
-        description: config.description,
-      }),
+      FaceDetector.load(detectorOptions),
       FaceRecognizer.load(),
       config.refineMesh ? FaceMeshRefiner.load() : undefined,
     ]);
-    return new FacePipeline(tf, detector, recognizer, refiner, config);
+    const detectTfjs = async (image: RgbImage, description: boolean) => {
+      const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+      try {
+        return await detector.detect(input, description);
+      } finally {
+        input.dispose();
+      }
+    };
+    return new FacePipeline(detectTfjs, recognizer, refiner, config);
   }
 
   async analyze(image: RgbImage, options: EmbeddingOptions): Promise<ImageAnalysis> {
-    const tf = this.tf;
     const started = performance.now();
-    const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
-    let detected: DetectedFace[];
-    try {
-      detected = await this.detector.detect(input, options.description);
-    } finally {
-      input.dispose();
-    }
+    const detected = await this.detectFaces(image, options.description);
     const detectedAt = performance.now();
     const observations: FaceObservation[] = [];
     // Faces too small to contend for subject are background, never the subject (face-selection.ts), so

@@ -12,6 +12,12 @@ describe('loadConfig', () => {
     assert.equal(config.usageFlushIntervalMs, 1000);
     assert.equal(config.usageCounting, true);
     assert.equal(config.adminConfirmCode, undefined);
+    assert.equal(config.faceDetector, 'tfjs');
+  });
+
+  it('reads the face detector', () => {
+    assert.equal(loadConfig({ VERIPORT_FACE_DETECTOR: 'onnx' }).faceDetector, 'onnx');
+    assert.equal(loadConfig({ VERIPORT_FACE_DETECTOR: ' TFJS ' }).faceDetector, 'tfjs');
   });
 
   it('lets flags win over the environment', () => {
@@ -52,6 +58,11 @@ describe('loadConfig', () => {
     ['an unknown injection signal', { VERIPORT_IAD_MODES: 'mind_reading=DECISIONING' }, /VERIPORT_IAD_MODES/],
     ['an unknown signal mode', { VERIPORT_IAD_MODES: 'spectral_analysis=SOMETIMES' }, /DECISIONING or REPORT_ONLY/],
     ['zero face workers', { VERIPORT_FACE_WORKERS: '0' }, /VERIPORT_FACE_WORKERS .*1 to 256/],
+    [
+      'an unknown face detector',
+      { VERIPORT_FACE_DETECTOR: 'opencv' },
+      /VERIPORT_FACE_DETECTOR must be one of tfjs, onnx/,
+    ],
     ['an unknown authentication mode', { VERIPORT_AUTH: 'optional' }, /VERIPORT_AUTH must be required or off/],
     [
       'a short template key',

@@ -1,0 +1,168 @@
+import { BlazeFaceDetector, DEFAULT_BLAZEFACE_OPTIONS, type BlazeFaceBox } from './blazeface-detector.js';
+import type { DetectedFace, FaceDetectorOptions } from './face-detector.js';
+import { FaceMeshModel, MESH_INPUT_SIZE, MESH_POINTS } from './face-mesh-model.js';
+import { meshHeadPose } from './head-pose.js';
+import type { RgbImage } from './raster.js';
+
+/** Roll (radians) beyond which the mesh crop is turned upright, as human does; below it the crop is cut level. */
+const LEVEL_ABOVE = 0.2;
+
+/** Raised for an option the ONNX detector does not provide. */
+export class OnnxDetectorOptionError extends Error {
+  override name = 'OnnxDetectorOptionError';
+}
+
+/**
+ * The same faces as face-detector.ts (human's BlazeFace then its 468-point FaceMesh, the same crop,
+ * roll, whole-pixel mesh, box, score and pose arithmetic), on onnxruntime instead of TF.js: BlazeFace
+ * decoded in blazeface-detector.ts, FaceMesh in face-mesh-model.ts. No iris points and no `faceres`
+ * description (they stay on the TF.js detector). One per worker.
+ */
+export class OnnxFaceDetector {
+  private constructor(
+    private readonly detector: BlazeFaceDetector,
+    readonly mesh: FaceMeshModel,
+    private readonly options: FaceDetectorOptions,
+  ) {}
+
+  /**
+   * Converts BlazeFace and FaceMesh and opens their sessions; `mesh` shares an already loaded FaceMesh.
+   *
+   * @example
+   * const detector = await OnnxFaceDetector.load({ maxFaces: 5, minConfidence: 0.3, iris: false, description: false });
+   * const faces = await detector.detect(await decodeImage(bytes));
+   * @throws OnnxDetectorOptionError when `iris` or `description` is asked for
+   */
+  static async load(options: FaceDetectorOptions, mesh?: FaceMeshModel): Promise<OnnxFaceDetector> {
+    if (options.iris || options.description) {
+      throw new OnnxDetectorOptionError('the ONNX face detector has no iris or description model; use the TF.js one');
+    }
+    const [detector, meshModel] = await Promise.all([
+      BlazeFaceDetector.load({
+        ...DEFAULT_BLAZEFACE_OPTIONS,
+        maxFaces: options.maxFaces,
+        minConfidence: options.minConfidence,
+      }),
+      mesh ?? FaceMeshModel.load(),
+    ]);
+    return new OnnxFaceDetector(detector, meshModel, options);
+  }
+
+  /** The faces in an image, BlazeFace's best score first; each with its mesh (face flag over `minConfidence`). */
+  async detect(image: RgbImage): Promise<DetectedFace[]> {
+    const faces: DetectedFace[] = [];
+    for (const box of await this.detector.detect(image)) {
+      const face = await this.meshFace(image, box);
+      if (face) faces.push(face);
+    }
+    return faces.slice(0, this.options.maxFaces);
+  }
+
+  private async meshFace(image: RgbImage, box: BlazeFaceBox): Promise<DetectedFace | undefined> {
+    const { width, height } = image;
+    const [sx, sy] = box.start;
+    const [ex, ey] = box.end;
+    const boxWidth = Math.abs(ex - sx);
+    const boxHeight = Math.abs(ey - sy);
+    const cx = sx + (ex - sx) / 2;
+    const cy = sy + (ey - sy) / 2;
+    const angle = Math.abs(box.roll) > LEVEL_ABOVE ? box.roll : 0;
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    const { coords, faceFlag } = await this.mesh.predictCrop(humanMeshCrop(image, box, angle));
+    const score = Math.round(100 * faceFlag) / 100;
+    if (!(score > this.options.minConfidence)) return undefined;
+    // Back to the image as human does: scaled by the box over the crop size about the crop's centre,
+    // turned by the roll, moved to the box centre, truncated to whole pixels.
+    const mesh: Array<readonly [number, number, number]> = [];
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < MESH_POINTS; i++) {
+      const u = (boxWidth / MESH_INPUT_SIZE) * ((coords[i * 3] ?? 0) - MESH_INPUT_SIZE / 2);
+      const v = (boxHeight / MESH_INPUT_SIZE) * ((coords[i * 3 + 1] ?? 0) - MESH_INPUT_SIZE / 2);
+      const x = Math.trunc(u * cos - v * sin + cx);
+      const y = Math.trunc(u * sin + v * cos + cy);
+      mesh.push([x, y, Math.trunc(coords[i * 3 + 2] ?? 0)]);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+    // The face box: the detector's box size, centred on the mesh, clipped to the image.
+    const left = (minX + maxX) / 2 - boxWidth / 2;
+    const top = (minY + maxY) / 2 - boxHeight / 2;
+    const x0 = Math.max(0, left);
+    const y0 = Math.max(0, top);
+    return {
+      box: [
+        Math.trunc(x0),
+        Math.trunc(y0),
+        Math.trunc(Math.min(width, left + boxWidth) - x0),
+        Math.trunc(Math.min(height, top + boxHeight) - y0),
+      ],
+      score,
+      mesh,
+      pose: meshHeadPose(mesh, Math.max(boxWidth, boxHeight), MESH_INPUT_SIZE),
+      description: undefined,
+    };
+  }
+}
+
+/**
+ * The 192×192 crop human's mesh pass reads, sample for sample: TF.js `rotateWithOffset` (the image
+ * turned by `angle` about the box centre, nearest pixel, 0 outside) when the roll is large, then
+ * `cropAndResize` of the box (bilinear on pixel indices: crop pixel j samples start/W·(W−1) +
+ * j·(end−start)/W·(W−1)/191; 0 outside the image), values / 255.
+ */
+function humanMeshCrop(image: RgbImage, box: BlazeFaceBox, angle: number): Float32Array {
+  const { data, width, height } = image;
+  const [sx, sy] = box.start;
+  const [ex, ey] = box.end;
+  const cx = sx + (ex - sx) / 2;
+  const cy = sy + (ey - sy) / 2;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const rotated = angle !== 0;
+  const n = MESH_INPUT_SIZE;
+  const out = new Float32Array(n * n * 3);
+  const pixel = new Float32Array(12);
+  // The rotated image's pixel (x, y), channel by channel, into `pixel` at `at`.
+  const fetch = (x: number, y: number, at: number) => {
+    let ix = x;
+    let iy = y;
+    if (rotated) {
+      ix = Math.round((x - cx) * cos - (y - cy) * sin + cx);
+      iy = Math.round((x - cx) * sin + (y - cy) * cos + cy);
+    }
+    const inside = ix >= 0 && ix < width && iy >= 0 && iy < height;
+    for (let c = 0; c < 3; c++) pixel[at + c] = inside ? (data[(iy * width + ix) * 3 + c] ?? 0) : 0;
+  };
+  const stepY = ((ey - sy) / height) * ((height - 1) / (n - 1));
+  const stepX = ((ex - sx) / width) * ((width - 1) / (n - 1));
+  for (let v = 0; v < n; v++) {
+    const y = (sy / height) * (height - 1) + v * stepY;
+    if (y < 0 || y > height - 1) continue;
+    const top = Math.floor(y);
+    const bottom = Math.ceil(y);
+    const fy = y - top;
+    for (let u = 0; u < n; u++) {
+      const x = (sx / width) * (width - 1) + u * stepX;
+      if (x < 0 || x > width - 1) continue;
+      const left = Math.floor(x);
+      const right = Math.ceil(x);
+      const fx = x - left;
+      fetch(left, top, 0);
+      fetch(right, top, 3);
+      fetch(left, bottom, 6);
+      fetch(right, bottom, 9);
+      for (let c = 0; c < 3; c++) {
+        const upper = (pixel[c] ?? 0) + ((pixel[3 + c] ?? 0) - (pixel[c] ?? 0)) * fx;
+        const lower = (pixel[6 + c] ?? 0) + ((pixel[9 + c] ?? 0) - (pixel[6 + c] ?? 0)) * fx;
+        out[(v * n + u) * 3 + c] = (upper + (lower - upper) * fy) / 255;
+      }
+    }
+  }
+  return out;
+}
