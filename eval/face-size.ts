@@ -21,9 +21,9 @@ import { FaceEngine } from '../src/engines/face/face-engine.js';
 import { DEFAULT_SUBJECT_RULES, selectSubjectFace } from '../src/engines/face/face-selection.js';
 import { scoreAtFmrScore } from '../src/engines/scoring/score-calibration.js';
 import { median } from '../src/lib/median.js';
-import { dot } from '../src/lib/vectors.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
-import { fmrAt, fnmrAt, fnmrAtFmr, sortScores, type SortedScores } from './verification-metrics.js';
+import { acquisitionPairScores, type AcquisitionScores } from './pair-scores.js';
+import { fmrAt, fnmrAt, fnmrAtFmr } from './verification-metrics.js';
 
 /** The subject rule as the services apply it, without the floor this evaluation measures. */
 const NO_FLOOR = { ...DEFAULT_SUBJECT_RULES, minInterEyePixels: 0 };
@@ -141,9 +141,17 @@ function summarise(
   native: readonly Acquired[],
 ): SizeResult {
   const measured = probes.flatMap((p) => (p.interEyePixels === undefined ? [] : [p.interEyePixels]));
+  const vectors = (acquired: readonly Acquired[], algorithm: FaceAlgorithmName) =>
+    acquired.map((image) => image.vectors?.[algorithm]);
+  const scores = (algorithm: FaceAlgorithmName, against: readonly Acquired[] | undefined) =>
+    acquisitionPairScores(
+      images,
+      vectors(probes, algorithm),
+      against === undefined ? undefined : vectors(against, algorithm),
+    );
   const figures = (against: readonly Acquired[] | undefined): Record<FaceAlgorithmName, Figures> => ({
-    F200: figuresOf('F200', pairScores(images, 'F200', probes, against)),
-    F500: figuresOf('F500', pairScores(images, 'F500', probes, against)),
+    F200: figuresOf('F200', scores('F200', against)),
+    F500: figuresOf('F500', scores('F500', against)),
   });
   return {
     target,
@@ -154,37 +162,7 @@ function summarise(
   };
 }
 
-/** A pair with an image not acquired: a non-match at any threshold. */
-const NOT_ACQUIRED = -Infinity;
-
-/**
- * Genuine and impostor cosines, NOT_ACQUIRED where an image of the pair has no template: every unordered
- * pair of `probes` when `gallery` is undefined, else every probe against every other image of `gallery`.
- */
-function pairScores(
-  images: readonly LabelledImage[],
-  algorithm: FaceAlgorithmName,
-  probes: readonly Acquired[],
-  gallery: readonly Acquired[] | undefined,
-): { matcher: SortedScores; system: SortedScores } {
-  const genuine: number[] = [];
-  const impostor: number[] = [];
-  for (const [i, first] of images.entries()) {
-    const a = probes[i]?.vectors?.[algorithm];
-    for (let j = gallery === undefined ? i + 1 : 0; j < images.length; j++) {
-      if (j === i) continue;
-      const b = (gallery ?? probes)[j]?.vectors?.[algorithm];
-      (first.identity === images[j]?.identity ? genuine : impostor).push(a && b ? dot(a, b) : NOT_ACQUIRED);
-    }
-  }
-  const acquiredOnly = (scores: readonly number[]) => Float64Array.from(scores.filter((x) => x !== NOT_ACQUIRED));
-  return {
-    matcher: sortScores({ genuine: acquiredOnly(genuine), impostor: acquiredOnly(impostor) }),
-    system: sortScores({ genuine: Float64Array.from(genuine), impostor: Float64Array.from(impostor) }),
-  };
-}
-
-function figuresOf(algorithm: FaceAlgorithmName, scores: { matcher: SortedScores; system: SortedScores }): Figures {
+function figuresOf(algorithm: FaceAlgorithmName, scores: AcquisitionScores): Figures {
   const serviceThreshold = scoreAtFmrScore(faceCalibration(algorithm), 3);
   return {
     fnmrAt1e3: scores.matcher.genuine.length === 0 ? 1 : fnmrAtFmr(scores.matcher, 1e-3).fnmr,

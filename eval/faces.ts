@@ -40,7 +40,8 @@ import { dot, normalisedSum } from '../src/lib/vectors.js';
 import { onCanvas } from '../test/helpers/faces.js';
 import { detSvg } from './det-plot.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
-import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc, sortScores, type SortedScores } from './verification-metrics.js';
+import { acquisitionPairScores, type AcquisitionScores } from './pair-scores.js';
+import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc } from './verification-metrics.js';
 
 /** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
 const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
@@ -211,7 +212,7 @@ export async function evalFaces(argv: string[]): Promise<void> {
   const timingSet = await timingImages(images.slice(0, Number(values['timing-images'])));
   const results: VariantResult[] = [];
   for (const variant of variants) {
-    const scores = pairScores(images, variant.vectors);
+    const scores = acquisitionPairScores(images, variant.vectors);
     const timedAs = variant.timedAs === undefined ? undefined : results.find((r) => r.key === variant.timedAs);
     const timing = timedAs?.msPerImage640 ?? (await timeVariant(timingSet, variant));
     const result = summarise(variant, images, scores, timing);
@@ -322,35 +323,6 @@ function fuse(a: Float32Array | undefined, b: Float32Array | undefined, weight: 
   return out;
 }
 
-/** A pair's score stands for no decision: the matcher never saw it (a failure to acquire). */
-const NOT_ACQUIRED = -Infinity;
-
-/**
- * Every pair's cosine, genuine and impostor, with NOT_ACQUIRED where an image of the pair has no vector:
- * such a pair is a non-match at any threshold (ISO/IEC 19795-1 FRR / FAR). `acquiredOnly` leaves them
- * out (the matcher's FNMR / FMR).
- */
-function pairScores(
-  images: readonly LabelledImage[],
-  vectors: ReadonlyArray<Float32Array | undefined>,
-): { matcher: SortedScores; system: SortedScores } {
-  const genuine: number[] = [];
-  const impostor: number[] = [];
-  for (const [i, first] of images.entries()) {
-    for (const [k, second] of images.slice(i + 1).entries()) {
-      const j = i + 1 + k;
-      const a = vectors[i];
-      const b = vectors[j];
-      (first.identity === second.identity ? genuine : impostor).push(a && b ? dot(a, b) : NOT_ACQUIRED);
-    }
-  }
-  const acquiredOnly = (scores: readonly number[]) => Float64Array.from(scores.filter((x) => x !== NOT_ACQUIRED));
-  return {
-    matcher: sortScores({ genuine: acquiredOnly(genuine), impostor: acquiredOnly(impostor) }),
-    system: sortScores({ genuine: Float64Array.from(genuine), impostor: Float64Array.from(impostor) }),
-  };
-}
-
 /** Leave-one-out closed-set rank-1: is each image's nearest other image of the same person? */
 function rankOne(images: readonly LabelledImage[], vectors: ReadonlyArray<Float32Array | undefined>): number {
   let hits = 0;
@@ -404,7 +376,7 @@ async function timeVariant(images: readonly Buffer[], variant: Variant): Promise
 function summarise(
   variant: Variant,
   images: readonly LabelledImage[],
-  scores: { matcher: SortedScores; system: SortedScores },
+  scores: AcquisitionScores,
   msPerImage640: number,
 ): VariantResult {
   const { matcher, system } = scores;
