@@ -23,7 +23,8 @@ export type ReplaceOutcome = { readonly kind: 'updated'; readonly generation: nu
 
 /**
  * The namespace of a server without authentication: the `customer` column's default, where the rows written
- * before caches were kept per customer are. The server calls it `UNSCOPED` (src/server/access/customer-scope.ts).
+ * before caches were kept per customer are; usage rows use it too. The server's `UNSCOPED`
+ * (src/server/access/customer-scope.ts) is this value.
  */
 export const UNSCOPED_CUSTOMER = '';
 
@@ -61,7 +62,7 @@ export interface BiometricEncountersRepository {
 export function biometricEncountersRepository(
   db: Kysely<Database>,
   service: string,
-  customer: string = UNSCOPED_CUSTOMER,
+  customer: string,
 ): BiometricEncountersRepository {
   const bump = async (trx: Transaction<Database>, cache: string): Promise<number> => {
     const row = await trx

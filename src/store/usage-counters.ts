@@ -1,4 +1,5 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { UNSCOPED_CUSTOMER } from './biometric-encounters.js';
 import type { Database } from './schema.js';
 
 /** One counter row: how many requests one endpoint of one service served in one month. */
@@ -62,7 +63,7 @@ export function usageCountersRepository(db: Kysely<Database>): UsageCountersRepo
             year: c.year,
             month: c.month,
             endpoint: c.endpoint,
-            customer: c.customer ?? '',
+            customer: c.customer ?? UNSCOPED_CUSTOMER,
             counter: c.counter,
           })),
         )

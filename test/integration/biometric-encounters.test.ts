@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { biometricEncountersRepository, type EncounterTemplates } from '../../src/store/biometric-encounters.js';
+import {
+  biometricEncountersRepository,
+  UNSCOPED_CUSTOMER,
+  type EncounterTemplates,
+} from '../../src/store/biometric-encounters.js';
 import { storeBackends, withStore } from '../helpers/stores.js';
 
 const encounter = (id: string, ...algorithms: string[]): EncounterTemplates => ({
@@ -15,7 +19,7 @@ for (const backend of storeBackends()) {
   describe(`biometric encounters on ${backend.name}`, () => {
     it('adds all or none, and tracks the generation', async () => {
       await withStore(backend, async (store) => {
-        const repo = biometricEncountersRepository(store.db, 'face-matching');
+        const repo = biometricEncountersRepository(store.db, 'face-matching', UNSCOPED_CUSTOMER);
         assert.equal(await repo.generation('c'), undefined);
         assert.deepEqual(await repo.add('c', [encounter('a', 'F200', 'F500'), encounter('b')], 3), {
           kind: 'added',
@@ -32,13 +36,16 @@ for (const backend of storeBackends()) {
           ['a/F200=a:F200', 'a/F500=a:F500', 'b/F500=b:F500'],
         );
         // Another service's caches are separate.
-        assert.deepEqual(await biometricEncountersRepository(store.db, 'voice-matching').ids('c'), []);
+        assert.deepEqual(
+          await biometricEncountersRepository(store.db, 'voice-matching', UNSCOPED_CUSTOMER).ids('c'),
+          [],
+        );
       });
     });
 
     it('replaces, removes and drops', async () => {
       await withStore(backend, async (store) => {
-        const repo = biometricEncountersRepository(store.db, 'face-matching');
+        const repo = biometricEncountersRepository(store.db, 'face-matching', UNSCOPED_CUSTOMER);
         await repo.add('c', [encounter('a', 'F200', 'F500'), encounter('b')], 10);
         assert.deepEqual(await repo.replace('c', encounter('a', 'F500')), { kind: 'updated', generation: 2 });
         assert.deepEqual(await repo.replace('c', encounter('zz')), { kind: 'absent' });
@@ -52,7 +59,7 @@ for (const backend of storeBackends()) {
 
     it('holds the limit under concurrent adds', async () => {
       await withStore(backend, async (store) => {
-        const repo = biometricEncountersRepository(store.db, 'face-matching');
+        const repo = biometricEncountersRepository(store.db, 'face-matching', UNSCOPED_CUSTOMER);
         const outcomes = await Promise.all(
           Array.from({ length: 12 }, (_, i) => repo.add('race', [encounter(`e${i}`)], 5)),
         );

@@ -4,7 +4,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { biometricEncountersRepository, type EncounterTemplates } from '../../src/store/biometric-encounters.js';
+import {
+  biometricEncountersRepository,
+  UNSCOPED_CUSTOMER,
+  type EncounterTemplates,
+} from '../../src/store/biometric-encounters.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import type { Database } from '../../src/store/schema.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
@@ -23,7 +27,7 @@ for (const backend of storeBackends()) {
       await withStore(backend, async (store) => {
         const acme = biometricEncountersRepository(store.db, 'face-matching', 'acme');
         const globex = biometricEncountersRepository(store.db, 'face-matching', 'globex');
-        const unscoped = biometricEncountersRepository(store.db, 'face-matching');
+        const unscoped = biometricEncountersRepository(store.db, 'face-matching', UNSCOPED_CUSTOMER);
         assert.equal(unscoped.customer, '');
 
         assert.deepEqual(await acme.add('staff', [encounter('alice', 'acme-alice'), encounter('bob')], 2), {
@@ -114,7 +118,7 @@ for (const backend of storeBackends()) {
 
         await migrate(db, migrationProvider);
 
-        const unscoped = biometricEncountersRepository(db, 'face-matching');
+        const unscoped = biometricEncountersRepository(db, 'face-matching', UNSCOPED_CUSTOMER);
         assert.deepEqual(await unscoped.ids('staff'), ['alice']);
         assert.equal(await unscoped.generation('staff'), 2);
         assert.deepEqual(sealedOf(await unscoped.load('staff')), ['alice=old']);
@@ -154,7 +158,11 @@ for (const backend of storeBackends()) {
       const { db, close } = await rawDatabase(backend.name);
       try {
         await migrate(db, migrationProvider);
-        await biometricEncountersRepository(db, 'face-matching').add('staff', [encounter('alice')], 10);
+        await biometricEncountersRepository(db, 'face-matching', UNSCOPED_CUSTOMER).add(
+          'staff',
+          [encounter('alice')],
+          10,
+        );
         const back = await new Migrator({
           db,
           provider: migrationProvider,

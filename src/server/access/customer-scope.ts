@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { UNSCOPED_CUSTOMER } from '../../store/biometric-encounters.js';
 
 /**
  * The namespace of a call when authentication is off (`VERIPORT_AUTH=off`): every caller shares it, as
  * every caller of a loopback-only server is the operator. Customer names never take this value.
  */
-export const UNSCOPED = '';
+export const UNSCOPED = UNSCOPED_CUSTOMER;
 
 declare module 'fastify' {
   interface FastifyRequest {
