@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { encryptEnvelope, type Envelope } from '../../src/client/envelope.js';
 import { ENVELOPE_PURPOSES, type EnvelopePurpose } from '../../src/lib/envelope-purpose.js';
 import type { EnvelopeKeyRing } from '../../src/crypto/envelope-key-ring.js';
@@ -84,6 +84,33 @@ export function parseCsv(csv: string): Array<Record<string, string>> {
 }
 
 /**
+ * A client-credentials token request (Doc 1 endpoint 1) of a customer's OIDC client, from `remoteAddress`
+ * (the throttles count per source address); the answer as it comes, refusals included.
+ *
+ * @example
+ * const response = await tokenRequest(app, 'acme', { clientId, clientSecret: 'wrong' }, '10.0.0.1'); // 401
+ */
+export function tokenRequest(
+  app: FastifyInstance,
+  customer: string,
+  client: { readonly clientId: string; readonly clientSecret: string },
+  remoteAddress?: string,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: `/auth/realms/${customer}-consumers/protocol/openid-connect/token`,
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      grant_type: 'client_credentials',
+      scope: 'openid',
+    }).toString(),
+  });
+}
+
+/**
  * An onboarding access token (Doc 1 endpoint 1, client credentials) of a customer's OIDC client.
  *
  * @example
@@ -94,17 +121,7 @@ export async function accessToken(
   customer: string,
   client: { readonly clientId: string; readonly clientSecret: string },
 ): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: `/auth/realms/${customer}-consumers/protocol/openid-connect/token`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      grant_type: 'client_credentials',
-      scope: 'openid',
-    }).toString(),
-  });
+  const response = await tokenRequest(app, customer, client);
   const token: unknown = response.json<{ access_token?: unknown }>().access_token;
   if (response.statusCode !== 200 || typeof token !== 'string') throw new Error(`no access token: ${response.body}`);
   return token;

@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { adminConfirmation } from '../../src/server/admin-confirmation.js';
 import { openThrottleStore, type ThrottleStore } from '../../src/server/throttle-store.js';
 import { openStore, type Store } from '../../src/store/database.js';
-import { testApp } from '../helpers/app.js';
+import { testApp, tokenRequest as clientTokenRequest } from '../helpers/app.js';
 import { assertCodedError } from '../helpers/http.js';
 import { testCustomer } from '../helpers/stores.js';
 
@@ -25,7 +25,6 @@ const SKIP =
     ? 'REDIS_URL is not set: these tests need a Redis (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run test:postgres)'
     : false;
 const PREFIX = `veriport-test-${process.pid}-${randomUUID().slice(0, 8)}:`;
-const TOKEN_URL = '/auth/realms/acme-consumers/protocol/openid-connect/token';
 const WINDOW_SECONDS = 60;
 
 let redis: Redis;
@@ -52,17 +51,7 @@ function tokenRequest(
   clientId: string,
   secret = 'wrong',
 ): Promise<LightMyRequestResponse> {
-  return app.inject({
-    method: 'POST',
-    url: TOKEN_URL,
-    remoteAddress: address,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: secret,
-    }).toString(),
-  });
+  return clientTokenRequest(app, 'acme', { clientId, clientSecret: secret }, address);
 }
 
 function assertThrottled(response: LightMyRequestResponse): void {

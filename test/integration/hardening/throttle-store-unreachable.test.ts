@@ -12,11 +12,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { adminConfirmation } from '../../../src/server/admin-confirmation.js';
 import { openThrottleStore, type ThrottleStore } from '../../../src/server/throttle-store.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { testApp } from '../../helpers/app.js';
+import { testApp, tokenRequest as clientTokenRequest } from '../../helpers/app.js';
 import { assertCodedError } from '../../helpers/http.js';
 import { testCustomer } from '../../helpers/stores.js';
 
-const TOKEN_URL = '/auth/realms/acme-consumers/protocol/openid-connect/token';
 const PASSWORD = 'redis-pass-9f3c';
 
 let store: Store;
@@ -67,17 +66,7 @@ after(async () => {
 });
 
 function tokenRequest(address: string, clientId: string, secret = 'wrong'): Promise<LightMyRequestResponse> {
-  return app.inject({
-    method: 'POST',
-    url: TOKEN_URL,
-    remoteAddress: address,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: secret,
-    }).toString(),
-  });
+  return clientTokenRequest(app, 'acme', { clientId, clientSecret: secret }, address);
 }
 
 describe('throttles with an unreachable Redis', () => {

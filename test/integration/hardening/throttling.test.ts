@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { testCustomer } from '../../helpers/stores.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { testApp } from '../../helpers/app.js';
+import { testApp, tokenRequest as clientTokenRequest } from '../../helpers/app.js';
 import { assertCodedError } from '../../helpers/http.js';
 
 const TOKEN_URL = '/auth/realms/acme-consumers/protocol/openid-connect/token';
@@ -46,17 +46,7 @@ after(async () => {
 });
 
 function tokenRequest(address: string, clientId: string, secret = 'wrong'): Promise<LightMyRequestResponse> {
-  return app.inject({
-    method: 'POST',
-    url: TOKEN_URL,
-    remoteAddress: address,
-    headers: FORM,
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: secret,
-    }).toString(),
-  });
+  return clientTokenRequest(app, 'acme', { clientId, clientSecret: secret }, address);
 }
 
 function authenticate(address: string, deviceId: string): Promise<LightMyRequestResponse> {
