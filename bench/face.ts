@@ -2,14 +2,17 @@
  * Face-engine latency per algorithm: median and p90 single-thread milliseconds per 640×480 image
  * (decode, detection, landmarks, alignment, embedding) on one worker, and images per second with one
  * worker per core. Images are built from the photos that ship with `@vladmandic/face-api` (one
- * selfie-sized face on a 640×480 frame). Run alone: `tsx bench/face.ts`; `npm run bench` runs it too.
- * Writes reports/bench-face.{md,json}.
+ * selfie-sized face on a 640×480 frame). Run alone: `tsx bench/face.ts [--detector tfjs|onnx]`; `npm run bench`
+ * runs it too. Writes reports/bench-face.{md,json}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES } from '../src/engines/face/algorithms.js';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
+import type { FaceDetectorKind } from '../src/engines/face/face-detector-kind.js';
+import { detectorOption, DETECTOR_OPTION } from '../eval/detector-option.js';
 import { onCanvas, portrait, type Person } from '../test/helpers/faces.js';
 
 export interface FaceBenchRow {
@@ -20,6 +23,7 @@ export interface FaceBenchRow {
   readonly stagesMs: { readonly decode: number; readonly detect: number; readonly embed: number };
   readonly imagesPerSecond: number;
   readonly workers: number;
+  readonly detector: FaceDetectorKind;
 }
 
 const PEOPLE: readonly Person[] = ['anna', 'bella', 'carla'];
@@ -39,12 +43,12 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
+export async function benchFace(rounds = 5, detector = detectorOption(undefined)): Promise<FaceBenchRow[]> {
   const images = await frames();
   const rows: FaceBenchRow[] = [];
   for (const name of FACE_ALGORITHM_NAMES) {
     const { embeddings } = FACE_ALGORITHMS[name];
-    const single = FaceEngine.start({ workers: 1 });
+    const single = FaceEngine.start({ workers: 1, pipeline: { detector } });
     const times: number[] = [];
     const stages = { decode: [] as number[], detect: [] as number[], embed: [] as number[] };
     try {
@@ -64,7 +68,7 @@ export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
       await single.close();
     }
     const workers = availableParallelism();
-    const pool = FaceEngine.start({ workers });
+    const pool = FaceEngine.start({ workers, pipeline: { detector } });
     let imagesPerSecond: number;
     try {
       await pool.warm();
@@ -87,6 +91,7 @@ export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
       stagesMs,
       imagesPerSecond,
       workers,
+      detector,
     });
   }
   return rows;
@@ -94,11 +99,11 @@ export async function benchFace(rounds = 5): Promise<FaceBenchRow[]> {
 
 export function faceBenchTable(rows: readonly FaceBenchRow[]): string {
   return [
-    '| algorithm | ms per 640×480 image, median (one thread) | p90 | decode / detect / embed ms (medians) | images/s (all workers) | workers |',
-    '|---|---|---|---|---|---|',
+    '| algorithm | detector | ms per 640×480 image, median (one thread) | p90 | decode / detect / embed ms (medians) | images/s (all workers) | workers |',
+    '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.algorithm} | ${r.medianMs.toFixed(0)} | ${r.p90Ms.toFixed(0)} | ${r.stagesMs.decode.toFixed(0)} / ${r.stagesMs.detect.toFixed(0)} / ${r.stagesMs.embed.toFixed(0)} | ${r.imagesPerSecond.toFixed(1)} | ${r.workers} |`,
+        `| ${r.algorithm} | ${r.detector} | ${r.medianMs.toFixed(0)} | ${r.p90Ms.toFixed(0)} | ${r.stagesMs.decode.toFixed(0)} / ${r.stagesMs.detect.toFixed(0)} / ${r.stagesMs.embed.toFixed(0)} | ${r.imagesPerSecond.toFixed(1)} | ${r.workers} |`,
     ),
   ].join('\n');
 }
@@ -115,7 +120,8 @@ export function writeFaceBenchReport(rows: readonly FaceBenchRow[]): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const rows = await benchFace();
+  const { values } = parseArgs({ options: { ...DETECTOR_OPTION } });
+  const rows = await benchFace(5, detectorOption(values.detector));
   console.log(faceBenchTable(rows));
   writeFaceBenchReport(rows);
 }

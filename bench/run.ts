@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare]`
+ * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare
+ *   --detector tfjs|onnx]`
  * `npm run bench -- soak [--minutes M]`
  *
  * 1. Server: throughput of a cheap endpoint (`GET /face-matching/version`) on `veriport serve`
@@ -26,6 +27,7 @@ import autocannon from 'autocannon';
 import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
 import { startServer } from '../test/helpers/process.js';
 import { benchCompare, compareBenchTable, writeCompareReport } from './compare.js';
+import { detectorOption, DETECTOR_OPTION } from '../eval/detector-option.js';
 import { benchFace, faceBenchTable, writeFaceBenchReport } from './face.js';
 import { benchMatching, formatMatchingTable, writeMatchingReport } from './matching.js';
 import { benchSoak, soakTable, writeSoakReport } from './soak.js';
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     only: { type: 'string' },
     requests: { type: 'string', default: '120' },
     minutes: { type: 'string', default: '10' },
+    ...DETECTOR_OPTION,
   },
 });
 const mode = positionals[0];
@@ -51,6 +54,9 @@ if (only !== undefined && !SECTIONS.includes(only))
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const detector = detectorOption(values.detector);
+// The servers the compare and soak benches start inherit this process's environment.
+process.env.VERIPORT_FACE_DETECTOR = detector;
 const PATH = '/face-matching/version';
 
 interface Round {
@@ -176,7 +182,7 @@ async function main(): Promise<void> {
     writeMatchingReport(result, only === 'matching' ? 'npm run bench -- --only matching' : 'npm run bench');
   }
   if (only === undefined || only === 'face') {
-    const rows = await benchFace();
+    const rows = await benchFace(5, detector);
     process.stdout.write(`\n${faceBenchTable(rows)}\n`);
     writeFaceBenchReport(rows);
   }

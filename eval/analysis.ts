@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- analysis <dir> [--sample N] [--workers N]`
+ * `npm run eval -- analysis <dir> [--sample N] [--workers N] [--detector tfjs|onnx]`
  *
  * Face-quality metrics (src/engines/face-quality/) measured on a sample of the identity images of
  * `<dir>` (labels.csv rows under `identity/`, else one folder per identity, else the images in
@@ -18,10 +18,12 @@ import { parseArgs } from 'node:util';
 import sharp, { type Sharp } from 'sharp';
 import type { WorkerAnalysis } from '../src/engines/face/face-analysis-types.js';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
+import type { FaceDetectorKind } from '../src/engines/face/face-detector-kind.js';
 import type { FaceMetrics } from '../src/engines/face-quality/face-quality.js';
 import { METRIC_NAMES, type MetricName } from '../src/engines/face-quality/metric-catalog.js';
 import { evaluateCompliance, type ComplianceStatus } from '../src/services/face-analysis/compliance.js';
 import { defaultProfile, type DefaultProfileName } from '../src/services/face-analysis/default-profiles.js';
+import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { loadIdentityImages } from './face-dataset.js';
 
 /** Only landmarks, pose and the quality pass: no embeddings. */
@@ -80,18 +82,19 @@ export async function evalAnalysis(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { workers: { type: 'string' }, sample: { type: 'string', default: '200' } },
+    options: { workers: { type: 'string' }, sample: { type: 'string', default: '200' }, ...DETECTOR_OPTION },
   });
   const dir = positionals[0];
-  if (!dir) throw new Error('usage: npm run eval -- analysis <dir> [--sample N] [--workers N]');
+  if (!dir) throw new Error('usage: npm run eval -- analysis <dir> [--sample N] [--workers N] [--detector tfjs|onnx]');
   const all = imageFiles(dir);
   const files = evenSample(all, Number(values.sample));
   const workers = Number(values.workers ?? availableParallelism());
+  const detector = detectorOption(values.detector);
   console.log(
-    `${files.length} of ${all.length} images from ${dir}; ${VARIANTS.length} variants each; ${workers} workers`,
+    `${files.length} of ${all.length} images from ${dir}; ${VARIANTS.length} variants each; ${workers} workers; ${detector} detector`,
   );
 
-  const engine = FaceEngine.start({ workers });
+  const engine = FaceEngine.start({ workers, pipeline: { detector } });
   const started = performance.now();
   let results: ImageResult[];
   try {
@@ -110,7 +113,7 @@ export async function evalAnalysis(argv: string[]): Promise<void> {
     await engine.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  writeReport({ dir, sample: files.length, total: all.length, workers, seconds }, results);
+  writeReport({ dir, sample: files.length, total: all.length, workers, detector, seconds }, results);
 }
 
 /** Identity images (face-dataset.ts), or the images directly in `dir`. */
@@ -423,6 +426,7 @@ interface RunInfo {
   readonly sample: number;
   readonly total: number;
   readonly workers: number;
+  readonly detector: FaceDetectorKind;
   readonly seconds: number;
 }
 
@@ -527,7 +531,7 @@ function writeReport(run: RunInfo, results: readonly ImageResult[]): void {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const md = `# Face-quality metrics evaluation
 
-Produced by \`npm run eval -- analysis ${run.dir} --sample ${run.sample}\` on ${new Date().toISOString().slice(0, 10)}
+Produced by \`npm run eval -- analysis ${run.dir} --sample ${run.sample} --detector ${run.detector}\` on ${new Date().toISOString().slice(0, 10)}
 (${cpu}, ${cpus().length} cores, ${run.workers} face workers; ${fmt(run.seconds / 60, 1)} min): ${run.sample} of the ${run.total}
 identity images of the data set, evenly spread over its sorted list (LFW-style press photos, mostly ${commonSize}),
 each analysed unchanged and in ${VARIANTS.length - 1} synthetic variants made with sharp. The face measured is the largest

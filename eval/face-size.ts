@@ -1,11 +1,11 @@
 /**
- * `npm run eval -- face-size <dir> [--workers N] [--sizes 12,16,20,24,32,48] [--folder F]`
+ * `npm run eval -- face-size <dir> [--workers N] [--sizes 12,16,20,24,32,48] [--folder F] [--detector tfjs|onnx]`
  *
  * How small a face can be and still be matched: every identity image of the set (face-dataset.ts) is
  * rescaled so that its subject has the given number of pixels between the eye centres (measured on the
- * image as sent), and goes through the services' path again: the face engine's analysis with F500's
- * views and the subject rule (`selectSubjectFace`) with its size floor lifted, so the floor itself is
- * what is measured. For each size: the failures to acquire (FTA), and F200's and F500's FNMR at FMR 10^-3
+ * image as sent, in 3-D as the size floor measures them: eye-distance.ts), and goes through the services'
+ * path again: the face engine's analysis with F500's views and the subject rule (`selectSubjectFace`) with
+ * its size floor lifted, so the floor itself is what is measured. For each size: the failures to acquire (FTA), and F200's and F500's FNMR at FMR 10^-3
  * (the matcher's, over acquired pairs, at that size's own threshold), FRR at FAR 10^-3 (a failure to
  * acquire counted as a non-match), and FNMR / FMR at the services' calibrated threshold for FMR 10^-3;
  * both photos of a pair at the size, and one at the size against the other at its own size. Writes
@@ -21,6 +21,7 @@ import { FaceEngine } from '../src/engines/face/face-engine.js';
 import { DEFAULT_SUBJECT_RULES, selectSubjectFace } from '../src/engines/face/face-selection.js';
 import { scoreAtFmrScore } from '../src/engines/scoring/score-calibration.js';
 import { median } from '../src/lib/median.js';
+import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
 import { acquisitionPairScores, type AcquisitionScores } from './pair-scores.js';
 import { fmrAt, fnmrAt, fnmrAtFmr } from './verification-metrics.js';
@@ -64,6 +65,7 @@ export async function evalFaceSize(argv: string[]): Promise<void> {
       workers: { type: 'string' },
       sizes: { type: 'string', default: '12,16,20,24,32,48' },
       folder: { type: 'string', default: 'identity/' },
+      ...DETECTOR_OPTION,
     },
   });
   const dir = positionals[0];
@@ -73,9 +75,12 @@ export async function evalFaceSize(argv: string[]): Promise<void> {
   const images = loadIdentityImages(dir, values.folder);
   const workers = Number(values.workers ?? availableParallelism());
   const identities = new Set(images.map((i) => i.identity)).size;
-  console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
+  const detector = detectorOption(values.detector);
+  console.log(
+    `${images.length} images of ${identities} identities from ${dir}; ${workers} workers; ${detector} detector`,
+  );
 
-  const engine = FaceEngine.start({ workers });
+  const engine = FaceEngine.start({ workers, pipeline: { detector } });
   try {
     const files = images.map((image) => readFileSync(image.file));
     const native = await acquireAll(engine, files, 'as they are');
@@ -90,7 +95,7 @@ export async function evalFaceSize(argv: string[]): Promise<void> {
       const acquired = await acquireAll(engine, rescaled, `${target} px between the eyes`);
       results.push(summarise(target, images, acquired, native));
     }
-    writeReport(dir, values.folder, images.length, identities, sizes, results);
+    writeReport(dir, values.folder, detector, images.length, identities, sizes, results);
   } finally {
     await engine.close();
   }
@@ -175,6 +180,7 @@ function figuresOf(algorithm: FaceAlgorithmName, scores: AcquisitionScores): Fig
 function writeReport(
   dir: string,
   folder: string,
+  detector: string,
   imageCount: number,
   identities: number,
   sizes: readonly number[],
@@ -197,12 +203,13 @@ function writeReport(
   const both = table((r) => r.both);
   const againstNative = table((r) => r.againstNative);
   console.log(`\nboth photos at the size\n${both}\n\none photo at the size, the other as it is\n${againstNative}\n`);
-  const folderOption = folder === 'identity/' ? '' : ` --folder ${folder}`;
+  const options = `${folder === 'identity/' ? '' : ` --folder ${folder}`} --detector ${detector}`;
   const md = `# Face size: matching against the pixels between the eyes
 
-Produced by \`npm run eval -- face-size ${dir} --sizes ${sizes.join(',')}${folderOption}\` on ${new Date().toISOString().slice(0, 10)}
+Produced by \`npm run eval -- face-size ${dir} --sizes ${sizes.join(',')}${options}\` on ${new Date().toISOString().slice(0, 10)}
 (${cpus()[0]?.model ?? 'unknown CPU'}): ${imageCount} images of ${identities} identities. Each image is rescaled (Lanczos, PNG)
-so that its subject, as measured on the image as it is, has the given distance between the eye centres (downscaled
+so that its subject, as measured on the image as it is, has the given distance between the eye centres (in 3-D, as the
+size floor measures it: a turned head counted as if it faced the camera; downscaled
 below the set's own size, upscaled above it: an upscaled image holds no more detail than the original), then analysed
 by the face engine and given to the services' subject rule without its size floor. The measured median is the
 distance the detector then finds. FTA: images without a subject at that size (an image without one as it is has

@@ -1,5 +1,6 @@
 /**
- * `npm run eval -- faces <dir> [--workers N] [--timing-images N] [--no-calibration] [--folder F]`
+ * `npm run eval -- faces <dir> [--workers N] [--timing-images N] [--no-calibration] [--folder F]
+ *   [--detector tfjs|onnx] [--compare-detector tfjs|onnx]`
  *
  * Face-recognition accuracy and speed on a labelled folder (see face-dataset.ts): every same-identity
  * pair is a genuine comparison, every other pair an impostor one. Each image's face is the one the
@@ -11,6 +12,9 @@
  * reports/face-eval.{md,json}, reports/face-eval-det.svg and the score calibration tables
  * src/engines/face/calibration/<algorithm>.json. `--folder pad/` evaluates the live images of the
  * PAD set instead (other people, other photos) into reports/face-eval-pad.*, without calibration.
+ * `--detector` picks the detector of every run (default: the engine's; human's `faceres` rows always run on
+ * TF.js, the only detector with it); `--compare-detector` runs F200 and F500 on a second detector too, adds
+ * their rows, and compares each image's templates from the two (are stored templates still comparable?).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -38,13 +42,17 @@ import { DEFAULT_CROP_GEOMETRY } from '../src/engines/face/face-alignment.js';
 import { median } from '../src/lib/median.js';
 import { dot, normalisedSum } from '../src/lib/vectors.js';
 import { onCanvas } from '../test/helpers/faces.js';
+import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { detSvg } from './det-plot.js';
 import { loadIdentityImages, type LabelledImage } from './face-dataset.js';
 import { acquisitionPairScores, type AcquisitionScores } from './pair-scores.js';
 import { detCurve, equalErrorRate, fnmrAtFmr, rocAuc } from './verification-metrics.js';
 
-/** The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. */
-const WITH_FACERES: Partial<FacePipelineConfig> = { description: true };
+/**
+ * The engine loads human's `faceres` model only when asked: the shipped algorithms do not use it. It is
+ * part of human, so only the TF.js detector has it.
+ */
+const WITH_FACERES: Partial<FacePipelineConfig> = { description: true, detector: 'tfjs' };
 /** The crop framing used before the mean-shape fit: eye and mouth centres, roll dead zone 10°. */
 const EYES_MOUTH: Partial<FacePipelineConfig> = {
   alignment: { method: 'eyes-mouth', geometry: DEFAULT_CROP_GEOMETRY },
@@ -69,6 +77,8 @@ export async function evalFaces(argv: string[]): Promise<void> {
       'timing-images': { type: 'string', default: '40' },
       'no-calibration': { type: 'boolean', default: false },
       folder: { type: 'string', default: 'identity/' },
+      'compare-detector': { type: 'string' },
+      ...DETECTOR_OPTION,
     },
   });
   const dir = positionals[0];
@@ -80,44 +90,33 @@ export async function evalFaces(argv: string[]): Promise<void> {
   const images = loadIdentityImages(dir, folder);
   const identities = new Set(images.map((i) => i.identity)).size;
   const workers = Number(values.workers ?? availableParallelism());
-  console.log(`${images.length} images of ${identities} identities from ${dir}; ${workers} workers`);
+  const detector = detectorOption(values.detector);
+  const compareWith = values['compare-detector'] === undefined ? undefined : detectorOption(values['compare-detector']);
+  if (compareWith === detector) throw new Error(`--compare-detector must name another detector than ${detector}`);
+  console.log(
+    `${images.length} images of ${identities} identities from ${dir}; ${workers} workers; ${detector} detector`,
+  );
+  const runAll = (pipeline: Partial<FacePipelineConfig>, embeddings: EmbeddingOptions, label: string) =>
+    runImages(images, workers, { detector, ...pipeline }, embeddings, label);
 
   // Runs over the whole set (each variant's vectors come from one of these).
   const mainRun = await runAll(
-    images,
-    workers,
     {},
     { views: F500_VIEWS, description: false },
     'mean-shape crops on the refined mesh, four views',
   );
   const detectorMeshRun = await runAll(
-    images,
-    workers,
     DETECTOR_MESH,
     { views: F500_VIEWS, description: false },
     "mean-shape crops on human's mesh, four views",
   );
-  const eyesMouthRun = await runAll(
-    images,
-    workers,
-    EYES_MOUTH,
-    { views: [PLAIN_VIEW], description: false },
-    'eyes-and-mouth crops',
-  );
+  const eyesMouthRun = await runAll(EYES_MOUTH, { views: [PLAIN_VIEW], description: false }, 'eyes-and-mouth crops');
   const deadZoneRun = await runAll(
-    images,
-    workers,
     MEAN_SHAPE_DEAD_ZONE,
     { views: [PLAIN_VIEW], description: false },
     'mean-shape crops, roll dead zone',
   );
-  const descriptionRun = await runAll(
-    images,
-    workers,
-    WITH_FACERES,
-    { views: [], description: true },
-    'faceres descriptions',
-  );
+  const descriptionRun = await runAll(WITH_FACERES, { views: [], description: true }, 'faceres descriptions');
 
   const firstViews = (subjects: Acquisition, count: number) =>
     vectorsOf(subjects, (f) => normalisedSum(f.recognitionViews.slice(0, count)));
@@ -209,12 +208,34 @@ export async function evalFaces(argv: string[]): Promise<void> {
     });
   }
 
+  // The shipped algorithms on the other detector, and how far each image's templates moved between the two.
+  let crossDetector: CrossDetectorTemplates[] = [];
+  if (compareWith !== undefined) {
+    const otherRun = await runAll(
+      { detector: compareWith },
+      { views: F500_VIEWS, description: false },
+      `mean-shape crops on the refined mesh, four views, ${compareWith} detector`,
+    );
+    crossDetector = Object.entries(FACE_ALGORITHMS).map(([name, algorithm]) => {
+      const views = algorithm.embeddings.views.length;
+      const other = firstViews(otherRun.subjects, views);
+      variants.push({
+        name: `${name} with the ${compareWith} detector`,
+        key: `${name}-${compareWith}`,
+        ...other,
+        embeddings: algorithm.embeddings,
+        pipeline: { detector: compareWith },
+      });
+      return templatesAcross(name, firstViews(mainRun.subjects, views).vectors, other.vectors);
+    });
+  }
+
   const timingSet = await timingImages(images.slice(0, Number(values['timing-images'])));
   const results: VariantResult[] = [];
   for (const variant of variants) {
     const scores = acquisitionPairScores(images, variant.vectors);
     const timedAs = variant.timedAs === undefined ? undefined : results.find((r) => r.key === variant.timedAs);
-    const timing = timedAs?.msPerImage640 ?? (await timeVariant(timingSet, variant));
+    const timing = timedAs?.msPerImage640 ?? (await timeVariant(timingSet, { detector, ...variant.pipeline }, variant));
     const result = summarise(variant, images, scores, timing);
     results.push(result);
     console.log(
@@ -234,8 +255,8 @@ export async function evalFaces(argv: string[]): Promise<void> {
     }
   }
   const report = main ? 'face-eval' : `face-eval-${folder.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}`;
-  const command = `npm run eval -- faces ${dir}${main ? '' : ` --folder ${folder}`}`;
-  writeReports(dir, report, command, images.length, identities, workers, results);
+  const command = `npm run eval -- faces ${dir}${main ? '' : ` --folder ${folder}`} --detector ${detector}${compareWith ? ` --compare-detector ${compareWith}` : ''}`;
+  writeReports(dir, report, command, images.length, identities, workers, results, crossDetector);
 }
 
 interface Variant {
@@ -274,6 +295,48 @@ interface VariantResult {
   readonly det: Array<{ fmr: number; fnmr: number }>;
 }
 
+/**
+ * How far one algorithm's templates of the same images moved between two detectors: the cosine of each image's two
+ * templates (1 = the same template), over the images both acquired.
+ */
+interface CrossDetectorTemplates {
+  readonly algorithm: string;
+  /** Images with a template from both detectors. */
+  readonly images: number;
+  /** Images acquired by one detector only. */
+  readonly acquiredByOneOnly: number;
+  readonly min: number;
+  readonly p1: number;
+  readonly p5: number;
+  readonly median: number;
+}
+
+/** The same images' templates from two detectors compared (an image missing from either is counted apart). */
+function templatesAcross(
+  algorithm: string,
+  ours: ReadonlyArray<Float32Array | undefined>,
+  theirs: ReadonlyArray<Float32Array | undefined>,
+): CrossDetectorTemplates {
+  const cosines: number[] = [];
+  let acquiredByOneOnly = 0;
+  ours.forEach((a, i) => {
+    const b = theirs[i];
+    if (a && b) cosines.push(dot(a, b));
+    else if (a || b) acquiredByOneOnly++;
+  });
+  cosines.sort((x, y) => x - y);
+  const at = (q: number) => cosines[Math.min(cosines.length - 1, Math.floor(q * cosines.length))] ?? NaN;
+  return {
+    algorithm,
+    images: cosines.length,
+    acquiredByOneOnly,
+    min: at(0),
+    p1: at(0.01),
+    p5: at(0.05),
+    median: at(0.5),
+  };
+}
+
 /** One pass of the engine over the set: each image's analysis and its subject under the services' rule. */
 interface Run {
   readonly analyses: readonly WorkerAnalysis[];
@@ -282,7 +345,7 @@ interface Run {
 
 type Acquisition = ReadonlyArray<SubjectFace<FaceObservation>>;
 
-async function runAll(
+async function runImages(
   images: readonly LabelledImage[],
   workers: number,
   pipeline: Partial<FacePipelineConfig>,
@@ -356,8 +419,12 @@ async function timingImages(images: readonly LabelledImage[]): Promise<Buffer[]>
 }
 
 /** Median single-thread milliseconds per 640×480 image (decode, detection, embedding), on one worker. */
-async function timeVariant(images: readonly Buffer[], variant: Variant): Promise<number> {
-  const engine = FaceEngine.start({ workers: 1, pipeline: variant.pipeline ?? {} });
+async function timeVariant(
+  images: readonly Buffer[],
+  pipeline: Partial<FacePipelineConfig>,
+  variant: Variant,
+): Promise<number> {
+  const engine = FaceEngine.start({ workers: 1, pipeline });
   try {
     const [warmUp] = images;
     if (warmUp === undefined) throw new Error('no images to time');
@@ -412,6 +479,7 @@ function writeReports(
   identities: number,
   workers: number,
   results: readonly VariantResult[],
+  crossDetector: readonly CrossDetectorTemplates[],
 ): void {
   mkdirSync('reports', { recursive: true });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -424,6 +492,21 @@ function writeReports(
   });
   const table = [header, ...rows].join('\n');
   console.log(`\n${table}\n`);
+  const crossSection =
+    crossDetector.length === 0
+      ? ''
+      : `
+## The same images' templates from the two detectors
+
+Cosine of each image's template from this run's detector and from the other one (\`--compare-detector\`), over the
+images both acquired: how far a template stored with one detector is from a probe of the same photo taken with the
+other.
+
+| algorithm | images | acquired by one only | min | 1st percentile | 5th percentile | median |
+|---|---|---|---|---|---|---|
+${crossDetector.map((c) => `| ${c.algorithm} | ${c.images} | ${c.acquiredByOneOnly} | ${c.min.toFixed(4)} | ${c.p1.toFixed(4)} | ${c.p5.toFixed(4)} | ${c.median.toFixed(5)} |`).join('\n')}
+`;
+  if (crossSection) console.log(crossSection);
   const md = `# Face recognition evaluation
 
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${imageCount} images of ${identities} identities,
@@ -444,11 +527,11 @@ largest's width refused the image; 20 px floor) on the same analyses.
 ${table}
 
 ![DET](${name}-det.svg)
-`;
+${crossSection}`;
   writeFileSync(`reports/${name}.md`, md);
   writeFileSync(
     `reports/${name}.json`,
-    `${JSON.stringify({ dataset: dir, images: imageCount, identities, cpu, results }, null, 1)}\n`,
+    `${JSON.stringify({ dataset: dir, command, images: imageCount, identities, cpu, results, crossDetector }, null, 1)}\n`,
   );
   writeFileSync(
     `reports/${name}-det.svg`,

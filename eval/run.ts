@@ -4,13 +4,16 @@
  *
  * Suites: `analysis` (face-quality metrics: eval/analysis.ts), `faces` (face recognition: eval/faces.ts),
  * `face-size` (matching against the pixels between the eyes, the subject rule's size floor: eval/face-size.ts),
- * `liveness` (eval/liveness.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
- * eval/train-pad.ts).
+ * `liveness` (eval/liveness.ts), `liveness-attacks` (replayed stills against the multi-frame signals:
+ * eval/liveness-attacks.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
+ * eval/train-pad.ts), `calibrate-pad` (compares the PAD models and calibrates the ONNX one: eval/calibrate-pad.ts).
  */
 import { evalAnalysis } from './analysis.js';
+import { calibratePad } from './calibrate-pad.js';
 import { evalFaceSize } from './face-size.js';
 import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
+import { evalLivenessAttacks } from './liveness-attacks.js';
 import { trainPad } from './train-pad.js';
 
 const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
@@ -18,7 +21,9 @@ const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   faces: evalFaces,
   'face-size': evalFaceSize,
   liveness: evalLiveness,
+  'liveness-attacks': evalLivenessAttacks,
   'train-pad': trainPad,
+  'calibrate-pad': calibratePad,
 };
 
 const [suite, ...rest] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 /**
- * `npx tsx eval/train-pad.ts <dir> [--workers N] [--folds N] [--detections FILE] [--no-write]`
- * (to be wired as `npm run eval -- train-pad <dir>`)
+ * `npm run eval -- train-pad <dir> [--workers N] [--folds N] [--detections FILE] [--no-write] [--detector tfjs|onnx]`
+ * (or `npx tsx eval/train-pad.ts <dir> ...`)
  *
  * Trains and evaluates the presentation-attack (PAD) classifier on the `pad/` rows of a labelled
  * folder (labels.csv: `file,identity,liveness,...`; identity = the person): detects faces with the
@@ -15,8 +15,9 @@
  *  - trains the final model on every person and writes src/engines/liveness/pad-model.json, plus
  *    reports/pad-train.{md,json} (aggregate figures only, never images).
  *
- * `--detections FILE` keeps the detected boxes and key points in FILE (read if it exists, written
- * otherwise) so that re-runs skip detection; keep it outside the repository.
+ * `--detections FILE` keeps the detected boxes and key points in FILE (read if it exists and holds the same
+ * images from the same `--detector`, written otherwise) so that re-runs skip detection; keep it outside the
+ * repository.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -34,6 +35,8 @@ import {
   PAD_FEATURE_VERSION,
   type PadSignals,
 } from '../src/engines/liveness/pad-features.js';
+import type { FaceDetectorKind } from '../src/engines/face/face-detector-kind.js';
+import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { trainPadWeights, type TrainedPadWeights } from './pad-training.js';
 import { fmrAt, fnmrAt, fnmrAtFmr, rocAuc, sortScores } from './verification-metrics.js';
 import { median } from '../src/lib/median.js';
@@ -63,6 +66,12 @@ interface Detection {
         readonly score: number;
       }
     | undefined;
+}
+
+/** What `--detections FILE` holds. */
+interface DetectionCache {
+  readonly detector: FaceDetectorKind;
+  readonly detections: Detection[];
 }
 
 interface Sample extends PadRow {
@@ -106,14 +115,16 @@ export async function trainPad(argv: string[]): Promise<void> {
       folds: { type: 'string', default: '4' },
       detections: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
+      ...DETECTOR_OPTION,
     },
   });
   const dir = positionals[0];
   if (!dir)
     throw new Error(
-      'usage: npx tsx eval/train-pad.ts <dir> [--workers N] [--folds N] [--detections FILE] [--no-write]',
+      'usage: npm run eval -- train-pad <dir> [--workers N] [--folds N] [--detections FILE] [--no-write] [--detector tfjs|onnx]',
     );
   const workers = Number(values.workers);
+  const detector = detectorOption(values.detector);
   const foldCount = Number(values.folds);
   const started = performance.now();
   const rows = loadPadRows(dir);
@@ -124,7 +135,7 @@ export async function trainPad(argv: string[]): Promise<void> {
     `${rows.length} PAD images (${rows.filter((r) => r.live).length} live, ${rows.filter((r) => !r.live).length} spoof) of ${persons.length} persons from ${dir}`,
   );
 
-  const detections = await detectFaces(dir, rows, workers, values.detections);
+  const detections = await detectFaces(dir, rows, workers, detector, values.detections);
   const detectedAt = performance.now();
   const samples: Sample[] = [];
   const noFace = { live: 0, spoof: 0 };
@@ -248,7 +259,7 @@ export async function trainPad(argv: string[]): Promise<void> {
   const final = trainPadWeights(allRows, labels, l2);
   const trainedAt = performance.now();
   const date = new Date().toISOString().slice(0, 10);
-  const command = `npx tsx eval/train-pad.ts ${dir}`;
+  const command = `npm run eval -- train-pad ${dir} --detector ${detector}`;
   const dataset = `${basename(resolve(dir))}/pad/celebaspoof: CelebA-Spoof subset, ${rows.length} images (${rows.filter((r) => r.live).length} live, ${rows.filter((r) => !r.live).length} spoof) of ${persons.length} persons`;
   const heldOut = {
     protocol: `${foldCount}-fold leave-persons-out cross-validation (persons dealt round-robin by id), L2 chosen by inner leave-one-person-out; images with no face left out`,
@@ -360,17 +371,20 @@ async function detectFaces(
   dir: string,
   rows: readonly PadRow[],
   workers: number,
+  detector: FaceDetectorKind,
   cacheFile: string | undefined,
 ): Promise<Detection[]> {
   if (cacheFile && existsSync(cacheFile)) {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Detection[];
-    if (cached.length === rows.length && cached.every((d, i) => d.file === rows[i]?.file)) {
+    // Written by this function below (a file from before the detector was recorded reads as another one's).
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Partial<DetectionCache>;
+    const { detections: list = [] } = cached;
+    if (cached.detector === detector && list.length === rows.length && list.every((d, i) => d.file === rows[i]?.file)) {
       console.log(`detections from ${cacheFile}`);
-      return cached;
+      return list;
     }
-    console.log(`${cacheFile} is for other images: detecting again`);
+    console.log(`${cacheFile} is for other images or another detector: detecting again`);
   }
-  const engine = FaceEngine.start({ workers, pipeline: { description: false } });
+  const engine = FaceEngine.start({ workers, pipeline: { description: false, detector } });
   try {
     const detections = await Promise.all(
       rows.map(async (row): Promise<Detection> => {
@@ -385,7 +399,7 @@ async function detectFaces(
         };
       }),
     );
-    if (cacheFile) writeFileSync(cacheFile, JSON.stringify(detections));
+    if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ detector, detections } satisfies DetectionCache));
     return detections;
   } finally {
     await engine.close();

@@ -1,5 +1,6 @@
 import { encryptEnvelope } from './envelope.js';
 import type { DeviceKey, DeviceSigner } from './device-key.js';
+import type { LivenessChallenge } from './liveness-challenge.js';
 
 /** A refused onboarding call: the HTTP status and the service's error body. */
 export class OnboardingApiError extends Error {
@@ -24,6 +25,21 @@ export interface OnboardingClientOptions {
   readonly fetch?: typeof fetch;
 }
 
+/**
+ * A phone's client of one QR session (Doc 1 flows 7/8 -> 9 -> ...): the host, the session-scoped API key of
+ * the QR data and the accessToken validateSession gave (see `takeOverSession`, qr-session.ts). Its
+ * authentication calls use the QR-flow paths (`/authenticate`, `/verifyDevice`, `/verifyFace`).
+ */
+export interface SessionClientOptions {
+  /** The QR data's host. */
+  readonly baseUrl: string;
+  /** The QR data's session-scoped API key. */
+  readonly apiKey: string;
+  /** validateSession's accessToken. */
+  readonly accessToken: string;
+  readonly fetch?: typeof fetch;
+}
+
 /** One frame of a face sample, as captured. */
 export interface FaceFrame {
   readonly image: Uint8Array;
@@ -40,6 +56,8 @@ export interface FaceLivenessData {
       rotation: number;
       frames: Array<{ data: string; tags: string[]; timestamp: number }>;
       timestamp: number;
+      /** The nonce of a challenge (extension, issue 16) the sample follows. */
+      challenge?: string;
     };
     meta_data: { client_device_brand: string; username: string; client_version: string };
     client_version: string;
@@ -48,22 +66,36 @@ export interface FaceLivenessData {
 
 type Json = Record<string, unknown>;
 
+/** The trigger answer (Doc 1, Session): the QR code's link and image, and the portal's session token. */
+export interface TriggerAnswer {
+  status: string;
+  sessionCallbackURL: string;
+  /** PNG, base64. */
+  qrcodeImage: string;
+  sessionToken: string;
+  /** null; or why a notification asked for was not sent. */
+  errorSummary: string | null;
+}
+
 /**
  * Seals captured frames into a `faceLivenessData` package: each frame's image is encrypted in its own
  * `{key, iv, p}` envelope sealed for onboarding, under the server's onboarding public key (`getPublicKey`).
  *
  * @example
  * const data = sealFaceFrames([{ image: jpeg, timestamp: Date.now() }], publicKeyPem, { username: 'alice' });
+ * // Following a challenge: its nonce and workflow go with the frames (tagged per challengeColourSchedule).
+ * sealFaceFrames(frames, publicKeyPem, { username: 'alice', challenge });
  */
 export function sealFaceFrames(
   frames: readonly FaceFrame[],
   publicKeyPem: string,
-  meta: { username: string; workflow?: string; rotation?: number; device?: string },
+  meta: { username: string; workflow?: string; rotation?: number; device?: string; challenge?: LivenessChallenge },
 ): FaceLivenessData {
+  const { challenge } = meta;
   return {
     video: {
       workflow_data: {
-        workflow: meta.workflow ?? 'hotel2',
+        workflow: meta.workflow ?? challenge?.workflow ?? 'hotel2',
         rotation: meta.rotation ?? 0,
         frames: frames.map((f) => ({
           data: JSON.stringify(encryptEnvelope(f.image, publicKeyPem, 'onboarding')),
@@ -71,6 +103,7 @@ export function sealFaceFrames(
           timestamp: f.timestamp,
         })),
         timestamp: Date.now(),
+        ...(challenge === undefined ? {} : { challenge: challenge.challenge }),
       },
       meta_data: {
         client_device_brand: meta.device ?? 'veriport-sdk',
@@ -96,6 +129,8 @@ const CLIENT_VERSION = 'veriport-client/1';
  * await client.addDevice(enrollmentToken, 'phone-1', device);
  * const selfie = [{ image: selfieJpeg, timestamp: Date.now() }];
  * const { registrationCode } = await client.addFace(enrollmentToken, selfie, 'alice');
+ * // Or against replays: a challenge first, frames captured after it (tags: challengeColourSchedule), then
+ * // addFace(enrollmentToken, frames, 'alice', await client.enrollmentChallenge(enrollmentToken)).
  * const { authToken } = await client.authenticate(registrationCode, 'phone-1');
  * await client.verifyDevice(authToken, 'phone-1', device);
  * const result = await client.verifyFace(authToken, selfie, 'alice');
@@ -105,12 +140,18 @@ export class OnboardingClient {
   private accessToken: { value: string; renewAt: number } | undefined;
   private publicKeyPem: string | undefined;
 
-  constructor(private readonly options: OnboardingClientOptions) {
+  /** Where endpoints 10-12 are: the client-initiated paths, or the QR-flow paths for a session's client. */
+  private readonly authenticationPaths: string;
+
+  constructor(private readonly options: OnboardingClientOptions | SessionClientOptions) {
     this.fetch = options.fetch ?? fetch;
+    this.authenticationPaths = 'accessToken' in options ? '' : '/onboarding/authentication';
   }
 
   /** A bearer token by the client-credentials grant (endpoint 1), reused until shortly before it expires. */
   async token(): Promise<string> {
+    // A session's client has the one token validateSession gave.
+    if ('accessToken' in this.options) return this.options.accessToken;
     if (this.accessToken !== undefined && Date.now() < this.accessToken.renewAt) return this.accessToken.value;
     const { customer, clientId, clientSecret } = this.options;
     const response = await this.fetch(
@@ -178,9 +219,29 @@ export class OnboardingClient {
     );
   }
 
-  /** Sends the face sample (endpoint 5); a live sample completes the enrollment with `registrationCode`. */
-  async addFace(enrollmentToken: string, frames: readonly FaceFrame[], username: string) {
-    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
+  /**
+   * A single-use challenge for this enrollment's face sample (extension, issue 16; after addDevice): capture
+   * the frames after it, showing its `screenColours` in order (`challengeColourSchedule`), then pass it to
+   * {@link addFace} within its lifetime.
+   */
+  enrollmentChallenge(enrollmentToken: string) {
+    return this.post<LivenessChallenge>('/onboarding/enrollment/challenge', { enrollmentToken });
+  }
+
+  /**
+   * Sends the face sample (endpoint 5); a live sample completes the enrollment with `registrationCode`.
+   * With a `challenge` (from {@link enrollmentChallenge}) its nonce goes with the sample, which must follow it.
+   */
+  async addFace(
+    enrollmentToken: string,
+    frames: readonly FaceFrame[],
+    username: string,
+    challenge?: LivenessChallenge,
+  ) {
+    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), {
+      username,
+      ...(challenge === undefined ? {} : { challenge }),
+    });
     return this.post<{
       livenessResult: boolean;
       enrollmentStatus: number;
@@ -195,7 +256,7 @@ export class OnboardingClient {
 
   /** Starts an authentication (endpoint 10). */
   authenticate(registrationCode: string, deviceId: string) {
-    return this.post<{ authToken: string; requiredChecks: string[] }>('/onboarding/authentication/authenticate', {
+    return this.post<{ authToken: string; requiredChecks: string[] }>(`${this.authenticationPaths}/authenticate`, {
       registrationCode,
       deviceId,
     });
@@ -203,16 +264,30 @@ export class OnboardingClient {
 
   /** The device signs the `authToken` (endpoint 11). */
   verifyDevice(authToken: string, deviceId: string, device: DeviceSigner) {
-    return this.post<{ message: string; authStatus: number }>('/onboarding/authentication/verifyDevice', {
+    return this.post<{ message: string; authStatus: number }>(`${this.authenticationPaths}/verifyDevice`, {
       authToken,
       signature: device.sign(authToken),
       deviceId,
     });
   }
 
-  /** Liveness and match of a new face sample against the enrolled face (endpoint 12). */
-  async verifyFace(authToken: string, frames: readonly FaceFrame[], username: string) {
-    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), { username });
+  /**
+   * A single-use challenge for this authentication's face sample (after verifyDevice), like
+   * {@link enrollmentChallenge}.
+   */
+  authenticationChallenge(authToken: string) {
+    return this.post<LivenessChallenge>('/onboarding/authentication/challenge', { authToken });
+  }
+
+  /**
+   * Liveness and match of a new face sample against the enrolled face (endpoint 12); with a `challenge` (from
+   * {@link authenticationChallenge}) the sample must follow it.
+   */
+  async verifyFace(authToken: string, frames: readonly FaceFrame[], username: string, challenge?: LivenessChallenge) {
+    const faceLivenessData = sealFaceFrames(frames, await this.getPublicKey(), {
+      username,
+      ...(challenge === undefined ? {} : { challenge }),
+    });
     return this.post<{
       livenessResult: boolean;
       matchResult: boolean;
@@ -220,7 +295,40 @@ export class OnboardingClient {
       authStatus: number;
       faceLivenessResults: Json;
       faceMatchResults: Json;
-    }>('/onboarding/authentication/verifyFace', { authToken, faceLivenessData });
+    }>(`${this.authenticationPaths}/verifyFace`, { authToken, faceLivenessData });
+  }
+
+  /**
+   * The portal's side of a QR enrollment (endpoint 7): a session for a new user, its QR code and link;
+   * with `notify`, the link is also e-mailed to `email` (`errorSummary` says when it could not be).
+   */
+  triggerEnroll(username: string, email: string, notify = false) {
+    return this.post<TriggerAnswer>('/b2c/proxy/triggerEnroll', {
+      username,
+      email,
+      notifyOptions: { notifyByEmail: notify },
+    });
+  }
+
+  /** The portal's side of a QR authentication (endpoint 8); with `notify`, the link is also pushed. */
+  triggerAuthenticate(username: string, notify = false) {
+    return this.post<TriggerAnswer>('/b2c/proxy/triggerAuthenticate', {
+      username,
+      notifyOptions: { notifyByPush: notify },
+    });
+  }
+
+  /** The state and match code of a session this customer triggered (extension: `POST /b2c/proxy/sessionStatus`). */
+  sessionStatus(sessionToken: string) {
+    return this.post<{
+      status: string;
+      methodType: string;
+      userName: string;
+      state: string;
+      matchCode: string | null;
+      expiresAt: string;
+      errorSummary: null;
+    }>('/b2c/proxy/sessionStatus', { sessionToken });
   }
 
   private async headers(): Promise<Record<string, string>> {

@@ -118,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       (ownFaceEngine ??= FaceEngine.start({
         workers: config.faceWorkers,
         pipeline: { detector: config.faceDetector },
+        padModel: config.padModel,
       }));
     app.addHook('onClose', async () => {
       await ownFaceEngine?.close();

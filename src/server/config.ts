@@ -3,7 +3,11 @@
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
  */
 import { availableParallelism } from 'node:os';
-import { FACE_DETECTOR_KINDS, type FaceDetectorKind } from '../engines/face/face-detector-kind.js';
+import {
+  FACE_DETECTOR_KINDS,
+  parseFaceDetectorKind,
+  type FaceDetectorKind,
+} from '../engines/face/face-detector-kind.js';
 import {
   IAD_SIGNAL_NAMES,
   isIadSignalName,
@@ -12,6 +16,7 @@ import {
   type IadSignalName,
   type SignalMode,
 } from '../engines/liveness/iad-signal-names.js';
+import { PAD_MODEL_KINDS, parsePadModelKind, type PadModelKind } from '../engines/liveness/pad-model-kind.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -47,8 +52,10 @@ export interface VeriportConfig {
   readonly shutdownTimeoutMs: number;
   /** Face-engine worker threads (each holds its own models, ~150 MB). */
   readonly faceWorkers: number;
-  /** Face detector and mesh runtime, from `VERIPORT_FACE_DETECTOR` (`tfjs` or `onnx`). */
+  /** Face detector and mesh runtime, from `VERIPORT_FACE_DETECTOR` (`onnx`, the default, or `tfjs`). */
   readonly faceDetector: FaceDetectorKind;
+  /** The presentation-attack model of liveness, from `VERIPORT_PAD_MODEL` (`onnx`, the default, or `handmade`). */
+  readonly padModel: PadModelKind;
   /** Encounters a face-matching cache may hold, unless `faceCacheLimits` names the cache. */
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
@@ -64,6 +71,8 @@ export interface VeriportConfig {
   readonly livenessMaxAgeMs: number;
   /** A package dated further ahead than this is TIMESTAMP_IN_FUTURE (clock skew allowance). */
   readonly livenessMaxSkewMs: number;
+  /** Server-issued liveness challenges (issue 16, docs/liveness.md): lifetime, cap, whether one is required. */
+  readonly livenessChallenge: LivenessChallengeSettings;
   /** Lifetime of onboarding access and ID tokens (`expires_in`). */
   readonly tokenTtlSeconds: number;
   /** Guess throttling of the token endpoint and of registration codes (docs/decisions.md). */
@@ -72,6 +81,12 @@ export interface VeriportConfig {
   readonly enrollmentTtlSeconds: number;
   /** Lifetime of an onboarding authToken (authenticate to the final check). */
   readonly authTtlSeconds: number;
+  /** QR hand-over (Doc 1 endpoints 7-9): lifetime of a sessionToken, and of the access token it gives the phone. */
+  readonly sessionTtlSeconds: number;
+  /** The URL the QR code opens, with `data` as its query parameter; unset: `<host>/capture` (docs/onboarding.md). */
+  readonly sessionCallbackUrl: string | undefined;
+  /** Where triggerEnroll's e-mail and triggerAuthenticate's push notification go; unset: only logged. */
+  readonly notifications: NotificationSettings;
   /** Public base URL (no trailing slash) used in token issuers; unset: taken from each request's host. */
   readonly publicUrl: string | undefined;
   /** How long a client may take to send a request's headers (Node's headersTimeout); at most `requestTimeoutMs`. */
@@ -155,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
     faceDetector: faceDetectorKind(env.VERIPORT_FACE_DETECTOR),
+    padModel: padModelKind(env.VERIPORT_PAD_MODEL),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
     templateKey: secretBytes(env.VERIPORT_TEMPLATE_KEY, 'VERIPORT_TEMPLATE_KEY'),
@@ -182,10 +198,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
       86_400,
     ),
     authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
+    sessionTtlSeconds: integer(env.VERIPORT_SESSION_TTL_SECONDS, 'VERIPORT_SESSION_TTL_SECONDS', 300, 1, 3_600),
+    sessionCallbackUrl: absoluteUrl(env.VERIPORT_SESSION_CALLBACK_URL, 'VERIPORT_SESSION_CALLBACK_URL'),
+    notifications: notificationSettings(env),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
     ...connectionLimits(env),
     throttle: throttleLimits(env),
     authentication: authenticationMode(env.VERIPORT_AUTH, host),
+    livenessChallenge: livenessChallengeSettings(env),
   });
 }
 
@@ -210,6 +230,40 @@ function authenticationMode(raw: string | undefined, host: string): Authenticati
   return value;
 }
 
+/** Server-issued liveness challenges (`POST /face-liveness/challenge`, onboarding's challenge calls). */
+export interface LivenessChallengeSettings {
+  /** How long a challenge may be used after it is issued. */
+  readonly ttlMs: number;
+  /** Open (unused, unexpired) challenges a customer may hold; the next request answers 429. */
+  readonly maxOpen: number;
+  /** `VERIPORT_LIVENESS_CHALLENGE=required`: liveness requests without a challenge are refused (400 -3). */
+  readonly required: boolean;
+}
+
+function livenessChallengeSettings(env: NodeJS.ProcessEnv): LivenessChallengeSettings {
+  const mode = optionalString(env.VERIPORT_LIVENESS_CHALLENGE)?.toLowerCase() ?? 'optional';
+  if (mode !== 'optional' && mode !== 'required')
+    throw new ConfigError(`VERIPORT_LIVENESS_CHALLENGE must be optional or required (got '${mode}')`);
+  const ttlSeconds = integer(
+    env.VERIPORT_LIVENESS_CHALLENGE_TTL_SECONDS,
+    'VERIPORT_LIVENESS_CHALLENGE_TTL_SECONDS',
+    60,
+    1,
+    3_600,
+  );
+  return {
+    ttlMs: ttlSeconds * 1000,
+    maxOpen: integer(
+      env.VERIPORT_LIVENESS_CHALLENGE_MAX_OPEN,
+      'VERIPORT_LIVENESS_CHALLENGE_MAX_OPEN',
+      1000,
+      1,
+      1_000_000,
+    ),
+    required: mode === 'required',
+  };
+}
+
 /** Requests allowed per key within one window (the next answers 429 with Retry-After), and where they are counted. */
 export interface ThrottleLimits {
   readonly windowSeconds: number;
@@ -217,6 +271,12 @@ export interface ThrottleLimits {
   readonly tokenPerClient: number;
   readonly codePerAddress: number;
   readonly codePerDevice: number;
+  /** triggerEnroll / triggerAuthenticate calls per customer and window. */
+  readonly triggerPerCustomer: number;
+  /** Trigger calls naming one username (of one customer) per window: no flood of e-mails or pushes to a user. */
+  readonly triggerPerUser: number;
+  /** validateSession calls per source address and window. */
+  readonly validatePerAddress: number;
   /** `redis://` or `rediss://` URL of the store every replica counts in; unset: each process counts alone. */
   readonly redisUrl: string | undefined;
   /** Start of every Redis key (`<prefix>throttle:<name>:...`), so deployments sharing one Redis stay apart. */
@@ -232,6 +292,9 @@ function throttleLimits(env: NodeJS.ProcessEnv): ThrottleLimits {
     tokenPerClient: limit('VERIPORT_THROTTLE_TOKEN_PER_CLIENT', 100),
     codePerAddress: limit('VERIPORT_THROTTLE_CODE_PER_ADDRESS', 100),
     codePerDevice: limit('VERIPORT_THROTTLE_CODE_PER_DEVICE', 20),
+    triggerPerCustomer: limit('VERIPORT_THROTTLE_TRIGGER_PER_CUSTOMER', 120),
+    triggerPerUser: limit('VERIPORT_THROTTLE_TRIGGER_PER_USER', 10),
+    validatePerAddress: limit('VERIPORT_THROTTLE_VALIDATE_PER_ADDRESS', 30),
     ...throttleStore(env),
   };
 }
@@ -352,6 +415,52 @@ function signalModes(raw: string | undefined, name: string): ReadonlyMap<IadSign
   return modes;
 }
 
+/** The notification channels of the QR hand-over (docs/configuration.md); each unset one only logs. */
+export interface NotificationSettings {
+  /** `smtp://` or `smtps://` URL of the mail server, credentials included (never logged). */
+  readonly smtpUrl: string | undefined;
+  /** The From address of the e-mails; required with `smtpUrl`. */
+  readonly smtpFrom: string | undefined;
+  /** Where push notifications are POSTed as JSON. */
+  readonly pushWebhookUrl: string | undefined;
+  /** HMAC-SHA256 key that signs each webhook body (`x-veriport-signature: sha256=<hex>`); optional. */
+  readonly pushWebhookSecret: string | undefined;
+}
+
+function notificationSettings(env: NodeJS.ProcessEnv): NotificationSettings {
+  const smtpUrl = optionalString(env.VERIPORT_SMTP_URL);
+  // The URL may carry a password: the message does not repeat it.
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+/.test(smtpUrl))
+    throw new ConfigError(
+      'VERIPORT_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.com',
+    );
+  const smtpFrom = optionalString(env.VERIPORT_SMTP_FROM);
+  if (smtpUrl !== undefined && (smtpFrom === undefined || !smtpFrom.includes('@')))
+    throw new ConfigError(
+      'VERIPORT_SMTP_FROM must be set to the sender address (e.g. Veriport <no-reply@example.com>)',
+    );
+  const pushWebhookUrl = optionalString(env.VERIPORT_PUSH_WEBHOOK_URL);
+  if (pushWebhookUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(pushWebhookUrl))
+    throw new ConfigError('VERIPORT_PUSH_WEBHOOK_URL must be an http:// or https:// URL');
+  const pushWebhookSecret = optionalString(env.VERIPORT_PUSH_WEBHOOK_SECRET);
+  if (pushWebhookSecret !== undefined && pushWebhookSecret.length < 16)
+    throw new ConfigError('VERIPORT_PUSH_WEBHOOK_SECRET must be at least 16 characters');
+  return { smtpUrl, smtpFrom, pushWebhookUrl, pushWebhookSecret };
+}
+
+function absoluteUrl(raw: string | undefined, name: string): string | undefined {
+  const value = optionalString(raw);
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.hash !== '') throw new ConfigError(`${name} must not have a #fragment (got '${value}')`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${name} must be an absolute URL, e.g. https://id.example.com/capture (got '${value}')`);
+  }
+  return value;
+}
+
 function publicUrl(raw: string | undefined): string | undefined {
   const value = optionalString(raw);
   if (value === undefined) return undefined;
@@ -373,11 +482,22 @@ function integer(raw: string | undefined, name: string, fallback: number, min: n
   return Number(value);
 }
 
-function faceDetectorKind(raw: string | undefined): FaceDetectorKind {
-  const value = optionalString(raw)?.toLowerCase() ?? 'tfjs';
-  const kind = FACE_DETECTOR_KINDS.find((k) => k === value);
+function padModelKind(raw: string | undefined): PadModelKind {
+  const kind = parsePadModelKind(raw);
   if (kind === undefined) {
-    throw new ConfigError(`VERIPORT_FACE_DETECTOR must be one of ${FACE_DETECTOR_KINDS.join(', ')} (got '${value}')`);
+    throw new ConfigError(
+      `VERIPORT_PAD_MODEL must be one of ${PAD_MODEL_KINDS.join(', ')} (got '${optionalString(raw) ?? ''}')`,
+    );
+  }
+  return kind;
+}
+
+function faceDetectorKind(raw: string | undefined): FaceDetectorKind {
+  const kind = parseFaceDetectorKind(raw);
+  if (kind === undefined) {
+    throw new ConfigError(
+      `VERIPORT_FACE_DETECTOR must be one of ${FACE_DETECTOR_KINDS.join(', ')} (got '${optionalString(raw) ?? ''}')`,
+    );
   }
   return kind;
 }

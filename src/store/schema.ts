@@ -157,6 +157,46 @@ export interface OnboardingEventsTable {
   at: Generated<Date>;
 }
 
+/**
+ * A server-issued liveness challenge (issue 16), found by customer and the SHA-256 hex of its nonce;
+ * `consumed_at` is set by the one request that used it.
+ */
+export interface LivenessChallengesTable {
+  customer: string;
+  nonce_hash: string;
+  purpose: string;
+  subject: Generated<string>;
+  workflow: string;
+  /** Comma-separated tags; '' for none. */
+  screen_colours: Generated<string>;
+  active_workflows: Generated<string>;
+  issued_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
+}
+
+/**
+ * A QR hand-over session of onboarding (Doc 1 endpoints 7-9), found by the SHA-256 hex of its sessionToken,
+ * of its session-scoped API key, or of the access token validateSession issued.
+ */
+export interface OnboardingSessionsTable {
+  token_hash: string;
+  customer: string;
+  username: string;
+  email: string;
+  method: string;
+  api_key_hash: string;
+  state: string;
+  phone_hash: string | null;
+  validations: Generated<number>;
+  access_token_hash: string | null;
+  access_used: Generated<boolean>;
+  flow_token_hash: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  access_expires_at: Date | null;
+}
+
 /** Every table of the store, as Kysely sees it. */
 export interface Database {
   usage_counters: UsageCountersTable;
@@ -173,4 +213,6 @@ export interface Database {
   onboarding_authentications: OnboardingAuthenticationsTable;
   onboarding_policies: OnboardingPoliciesTable;
   onboarding_events: OnboardingEventsTable;
+  onboarding_sessions: OnboardingSessionsTable;
+  liveness_challenges: LivenessChallengesTable;
 }

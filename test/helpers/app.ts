@@ -57,13 +57,18 @@ export function testSeal(payload: string | Uint8Array, purpose: EnvelopePurpose)
 /**
  * An app on a throw-away in-memory PGlite store, silent, with the test key ring.
  * `env` adds or overrides configuration variables.
+ *
+ * Liveness decides with the hand-made PAD classifier here (`VERIPORT_PAD_MODEL=handmade`): the synthetic live
+ * frames (faces.ts: a portrait pasted on a flat grey canvas) are, to the default ONNX model, what they are, a
+ * photo held up in front of a wall, and it refuses them. The ONNX default is tested through HTTP on frames cut
+ * from whole photos (test/integration/pad-model.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it.
  */
 export async function testApp(
   env: Record<string, string> = {},
   options: Partial<Omit<AppOptions, 'config'>> = {},
 ): Promise<FastifyInstance> {
   return buildApp({
-    config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...env }),
+    config: loadConfig({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', VERIPORT_PAD_MODEL: 'handmade', ...env }),
     envelopeKeys: testEnvelopeKeys(),
     logger: false,
     ...options,

@@ -47,6 +47,22 @@ export async function portrait(person: Person, options: CropOptions = {}): Promi
   return image.jpeg({ quality: options.quality ?? 90 }).toBuffer();
 }
 
+/**
+ * A 480×640 frame cut from the whole demo photo around the person: a 3:4 window `scale` face boxes wide, the
+ * face in its own surroundings as a camera frames it, with no pasted edge. The ONNX PAD model reads 2.7 face
+ * boxes around the face, so it sees a portrait pasted on a flat canvas (`selfieFrame`) as the photo it is.
+ */
+export async function photoFrame(person: Person, scale = 2): Promise<Buffer> {
+  const { file, x, y, size } = PEOPLE[person];
+  const source = sharp(join(DEMO, file));
+  const meta = await source.metadata();
+  const width = Math.round(size * scale);
+  const height = Math.round((width * 4) / 3);
+  const left = Math.max(0, Math.min((meta.width ?? 0) - width, Math.round(x + size / 2 - width / 2)));
+  const top = Math.max(0, Math.min((meta.height ?? 0) - height, Math.round(y + size / 2 - 0.45 * height)));
+  return source.extract({ left, top, width, height }).resize(480, 640).jpeg({ quality: 90 }).toBuffer();
+}
+
 /** A whole demo photo (several people). */
 export async function groupPhoto(): Promise<Buffer> {
   return sharp(join(DEMO, 'sample3.jpg')).resize({ width: 960 }).jpeg().toBuffer();

@@ -9,6 +9,7 @@ import type { Rgb } from '../../src/engines/liveness/light-trace.js';
 import type { LivenessRequest } from '../../src/engines/liveness/liveness-request.js';
 import type { LivenessContext } from '../../src/engines/liveness/passive-liveness.js';
 import { loadPadModel } from '../../src/engines/liveness/pad-classifier.js';
+import type { PadModelKind } from '../../src/engines/liveness/pad-model-kind.js';
 import { parseWorkflow } from '../../src/engines/liveness/workflows.js';
 
 export const FRAME_WIDTH = 480;
@@ -140,7 +141,14 @@ export function livenessRequest(workflow: string, frameCount: number, spec: Requ
 
 export const NOW = 1_700_000_000_000;
 
-/** A decision context at {@link NOW}: packages up to a minute old, 5 s of clock skew, default IAD modes. */
-export function context(iadModes: ReadonlyMap<string, SignalMode> = new Map()): LivenessContext {
-  return { now: NOW, maxAgeMs: 60_000, maxSkewMs: 5_000, iadModes };
+/**
+ * A decision context at {@link NOW}: packages up to a minute old, 5 s of clock skew, default IAD modes, and the
+ * hand-made PAD classifier by default (the synthetic `padFeatures` above are built for it; `padNet` outputs for the
+ * ONNX model are given per test).
+ */
+export function context(
+  iadModes: ReadonlyMap<string, SignalMode> = new Map(),
+  padModel: PadModelKind = 'handmade',
+): LivenessContext {
+  return { now: NOW, maxAgeMs: 60_000, maxSkewMs: 5_000, iadModes, padModel };
 }

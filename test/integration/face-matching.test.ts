@@ -9,6 +9,7 @@ import {
   closeTestFaceEngine,
   groupPhoto,
   noFacePhoto,
+  onCanvas,
   portrait,
   testFaceEngine,
   type Person,
@@ -39,6 +40,9 @@ before(async () => {
   img.annaAlone = b64(await scene([anna]));
   img.annaBellaBehind = b64(await scene([anna, { person: 'bella', width: 210, left: 660, top: 40 }]));
   img.annaBellaBeside = b64(await scene([anna, { person: 'bella', width: 270, left: 620, top: 80 }]));
+  // Anna on a tall strip (360×1400): BlazeFace, reading it squeezed into 256×256, finds no face; the ONNX
+  // detector's second detector does (ultralight-detector.ts).
+  img.annaStrip = b64(await onCanvas(await portrait('anna', { width: 300 }), { width: 360, height: 1400, grey: 128 }));
 });
 
 /** Portraits placed on a 900×500 grey photo (JPEG), later ones over earlier ones. */
@@ -128,6 +132,16 @@ describe('face matching: 1:1', () => {
       assert.ok(anna.scorePercent >= THRESHOLD_PERCENT, `${photo} against another photo of Anna: ${anna.scorePercent}`);
       assert.ok(bella.scorePercent < THRESHOLD_PERCENT, `${photo} against Bella: ${bella.scorePercent}`);
     }
+  });
+
+  it('matches a face only the second detector finds (a tall strip BlazeFace reads squeezed) instead of a 400', async () => {
+    const strip = await post('/compare', { probe: face('annaStrip'), gallery: face('anna2') });
+    assert.equal(strip.statusCode, 200, strip.body);
+    assert.ok(strip.json<{ scorePercent: number }>().scorePercent >= THRESHOLD_PERCENT, strip.body);
+    const other = (await post('/compare', { probe: face('annaStrip'), gallery: face('bella') })).json<{
+      scorePercent: number;
+    }>();
+    assert.ok(other.scorePercent < THRESHOLD_PERCENT, `against Bella: ${other.scorePercent}`);
   });
 
   it('refuses images without a usable subject face, and bad samples, with specific descriptions', async () => {

@@ -25,8 +25,8 @@ export interface CropGeometry {
 export const DEFAULT_CROP_GEOMETRY: CropGeometry = { eyeY: 0.311, eyeToMouth: 0.389, levelAboveDegrees: 10 };
 
 // FaceMesh indices of the eye contours (corners and lid middles) and the mouth (lip middles and corners).
-const RIGHT_EYE = [33, 133, 159, 145] as const; // the subject's right eye: on the image's left
-const LEFT_EYE = [362, 263, 386, 374] as const;
+export const RIGHT_EYE = [33, 133, 159, 145] as const; // the subject's right eye: on the image's left
+export const LEFT_EYE = [362, 263, 386, 374] as const;
 const MOUTH = [13, 14, 78, 308] as const;
 
 export interface FaceKeyPoints {
@@ -115,7 +115,14 @@ export function sampleRegion(
   const { data, width: imageWidth, height: imageHeight } = image;
   const k = Math.max(1, Math.round(supersample));
   const inv = 1 / (k * k);
+  const maxX = imageWidth - 1;
+  const maxY = imageHeight - 1;
+  // Sub-sample offsets within a crop pixel (0 for k = 1).
+  const offsets = Float64Array.from({ length: k }, (_, i) => (i + 0.5) / k - 0.5);
   const out = new Float32Array(width * height * 3);
+  // One tight loop (no closures, no allocation): this runs for every recognition view and mesh crop.
+  // Corner indices are clamped into the image, so every `data` read is in bounds (`?? 0` never fires).
+  let o = 0;
   for (let v = 0; v < height; v++) {
     for (let u = 0; u < width; u++) {
       const cu = mirrored ? width - 1 - u : u;
@@ -123,26 +130,25 @@ export function sampleRegion(
       let g = 0;
       let bl = 0;
       for (let j = 0; j < k; j++) {
-        const sv = v + (j + 0.5) / k - 0.5;
+        const sv = v + (offsets[j] ?? 0);
         for (let i = 0; i < k; i++) {
-          const su = cu + (i + 0.5) / k - 0.5;
-          const x = Math.min(Math.max(a * su - b * sv + tx, 0), imageWidth - 1);
-          const y = Math.min(Math.max(b * su + a * sv + ty, 0), imageHeight - 1);
+          const su = cu + (offsets[i] ?? 0);
+          let x = a * su - b * sv + tx;
+          let y = b * su + a * sv + ty;
+          x = x > 0 ? (x < maxX ? x : maxX) : 0;
+          y = y > 0 ? (y < maxY ? y : maxY) : 0;
           const x0 = Math.floor(x);
           const y0 = Math.floor(y);
-          const x1 = Math.min(x0 + 1, imageWidth - 1);
-          const y1 = Math.min(y0 + 1, imageHeight - 1);
           const fx = x - x0;
           const fy = y - y0;
+          const o00 = (y0 * imageWidth + x0) * 3;
+          const o10 = x0 < maxX ? o00 + 3 : o00;
+          const o01 = y0 < maxY ? o00 + imageWidth * 3 : o00;
+          const o11 = x0 < maxX ? o01 + 3 : o01;
           const w00 = (1 - fx) * (1 - fy);
           const w10 = fx * (1 - fy);
           const w01 = (1 - fx) * fy;
           const w11 = fx * fy;
-          const o00 = (y0 * imageWidth + x0) * 3;
-          const o10 = (y0 * imageWidth + x1) * 3;
-          const o01 = (y1 * imageWidth + x0) * 3;
-          const o11 = (y1 * imageWidth + x1) * 3;
-          // The corners are clamped into the image, so every read is in bounds (`?? 0` never fires).
           r += (data[o00] ?? 0) * w00 + (data[o10] ?? 0) * w10 + (data[o01] ?? 0) * w01 + (data[o11] ?? 0) * w11;
           g +=
             (data[o00 + 1] ?? 0) * w00 +
@@ -156,10 +162,10 @@ export function sampleRegion(
             (data[o11 + 2] ?? 0) * w11;
         }
       }
-      const o = (v * width + u) * 3;
       out[o] = r * inv;
       out[o + 1] = g * inv;
       out[o + 2] = bl * inv;
+      o += 3;
     }
   }
   return out;

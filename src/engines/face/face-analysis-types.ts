@@ -4,6 +4,7 @@
  */
 import type { FaceQuality } from '../face-quality/face-quality.js';
 import type { FaceFrameMeasures } from '../liveness/frame-measures.js';
+import type { LumaWindow } from '../liveness/luma-window.js';
 import type { FaceObservation, StageTimings } from './face-pipeline.js';
 import type { DecodeOptions } from './image-decoding.js';
 
@@ -31,6 +32,8 @@ export interface WorkerAnalysis {
   readonly frameThumbnail?: Uint8Array;
   /** Fine detail of the whole frame against one octave down (frame-measures.ts), with `liveness`. */
   readonly frameDetail?: number;
+  /** The whole frame's luma reduced (luma-window.ts), with `liveness`: the background's motion. */
+  readonly frameScene?: LumaWindow;
   /** Milliseconds spent on the quality metrics of all faces, with `quality`. */
   readonly qualityMs?: number;
 }

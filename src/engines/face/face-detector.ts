@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config, Human as HumanType } from '@vladmandic/human';
 import type { Tensor3D } from '@tensorflow/tfjs-core';
 import { packageDir, requirePackageFile } from '../../lib/package-files.js';
+import type { RgbImage } from './raster.js';
 import { startTfjs } from './runtime/tfjs-runtime.js';
 
 /** One face found by the detector, in pixel coordinates of the image it was given. */
@@ -115,4 +116,29 @@ export class FaceDetector {
         description: wanted && face.embedding ? Float32Array.from(face.embedding) : undefined,
       }));
   }
+}
+
+/** Faces found in an RGB image, with human's `faceres` description when `description` is asked and loaded. */
+export type DetectFaces = (image: RgbImage, description: boolean) => Promise<DetectedFace[]>;
+
+/**
+ * Starts TF.js and loads the detector, as a function of an RGB image (the tensor made and freed per call): what
+ * the face pipeline runs for the `tfjs` detector. This module brings TF.js and human with it, so the pipeline
+ * imports it only then (face-pipeline.ts).
+ *
+ * @example
+ * const detect = await loadTfjsFaceDetection({ maxFaces: 5, minConfidence: 0.3, iris: false, description: false });
+ * const faces = await detect(await decodeImage(jpegBytes), false);
+ */
+export async function loadTfjsFaceDetection(options: FaceDetectorOptions): Promise<DetectFaces> {
+  const tf = await startTfjs();
+  const detector = await FaceDetector.load(options);
+  return async (image, description) => {
+    const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    try {
+      return await detector.detect(input, description);
+    } finally {
+      input.dispose();
+    }
+  };
 }

@@ -4,11 +4,14 @@ import { ImageDecodeError } from './image-decoding.js';
 import type { EmbeddingOptions, FacePipelineConfig } from './face-pipeline.js';
 import type { AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
 import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData } from './face-worker.js';
+import type { PadModelKind } from '../liveness/pad-model-kind.js';
 
 export interface FaceEngineConfig {
   /** Worker threads, each with its own copy of the models (~150 MB). Default: the number of cores. */
   readonly workers: number;
   readonly pipeline?: Partial<FacePipelineConfig>;
+  /** The PAD model liveness analyses run (`onnx`, the default, also runs the neural model per face). */
+  readonly padModel?: PadModelKind;
 }
 
 // Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
@@ -28,7 +31,7 @@ export class FaceEngine {
 
   static start(config: Partial<FaceEngineConfig> = {}): FaceEngine {
     const workers = Math.max(1, config.workers ?? availableParallelism());
-    const workerData: FaceWorkerData = { pipeline: config.pipeline ?? {} };
+    const workerData: FaceWorkerData = { pipeline: config.pipeline ?? {}, padModel: config.padModel };
     const pool = new Piscina<AnalyzeTask, AnalyzeOutcome>({
       filename: WORKER_FILE.href,
       minThreads: workers,

@@ -3,19 +3,19 @@ import {
   cropTransform,
   keyPoints,
   meanShapeTransform,
-  sampleCrop,
   type CropGeometry,
   type CropTransform,
   type FaceKeyPoints,
 } from './face-alignment.js';
-import { FaceDetector, type DetectedFace } from './face-detector.js';
-import type { FaceDetectorKind } from './face-detector-kind.js';
+// Types only: face-detector.ts brings TF.js and human, loaded by importTfjsDetector only for the `tfjs` detector.
+import type * as TfjsDetectorModule from './face-detector.js';
+import type { DetectedFace, DetectFaces } from './face-detector.js';
+import { DEFAULT_FACE_DETECTOR, type FaceDetectorKind } from './face-detector-kind.js';
 import { FaceMeshRefiner } from './face-mesh-refiner.js';
 import { OnnxFaceDetector } from './onnx-face-detector.js';
 import { isSubjectContender } from './face-selection.js';
 import { FaceRecognizer, RECOGNIZER_INPUT_SIZE } from './face-recognizer.js';
 import type { RgbImage } from './raster.js';
-import { startTfjs } from './runtime/tfjs-runtime.js';
 
 /**
  * One aligned crop the recognition net reads: `zoom` scales the face in the crop (1 = the standard
@@ -80,9 +80,8 @@ export const DEFAULT_PIPELINE_CONFIG: FacePipelineConfig = {
   description: false,
   alignment: DEFAULT_ALIGNMENT,
   refineMesh: true,
-  // The liveness, PAD and analysis models were fitted on the TF.js meshes: `onnx` becomes the default
-  // once their evaluations are re-run on its meshes (docs/face-engine.md).
-  detector: 'tfjs',
+  // `onnx`: the same faces and meshes as TF.js's, without TF.js (docs/face-engine.md#detection-on-onnxruntime).
+  detector: DEFAULT_FACE_DETECTOR,
 };
 
 /** One face with its measurements, in the decoded image's pixel coordinates. */
@@ -122,7 +121,7 @@ export interface ImageAnalysis {
  */
 export class FacePipeline {
   private constructor(
-    private readonly detectFaces: (image: RgbImage, description: boolean) => Promise<DetectedFace[]>,
+    private readonly detectFaces: DetectFaces,
     private readonly recognizer: FaceRecognizer,
     private readonly refiner: FaceMeshRefiner | undefined,
     readonly config: FacePipelineConfig,
@@ -141,21 +140,13 @@ export class FacePipeline {
       const refiner = config.refineMesh ? await FaceMeshRefiner.load(undefined, detector.mesh) : undefined;
       return new FacePipeline((image) => detector.detect(image), recognizer, refiner, config);
     }
-    const tf = await startTfjs();
-    const [detector, recognizer, refiner] = await Promise.all([
-      FaceDetector.load(detectorOptions),
+    const { loadTfjsFaceDetection } = await importTfjsDetector();
+    const [detect, recognizer, refiner] = await Promise.all([
+      loadTfjsFaceDetection(detectorOptions),
       FaceRecognizer.load(),
       config.refineMesh ? FaceMeshRefiner.load() : undefined,
     ]);
-    const detectTfjs = async (image: RgbImage, description: boolean) => {
-      const input = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
-      try {
-        return await detector.detect(input, description);
-      } finally {
-        input.dispose();
-      }
-    };
-    return new FacePipeline(detectTfjs, recognizer, refiner, config);
+    return new FacePipeline(detect, recognizer, refiner, config);
   }
 
   async analyze(image: RgbImage, options: EmbeddingOptions): Promise<ImageAnalysis> {
@@ -172,10 +163,13 @@ export class FacePipeline {
       if (options.views.length > 0 && isSubjectContender(face, largest)) {
         const mesh = (await this.refiner?.refine(image, face)) ?? face.mesh;
         const meshPoints = mesh === face.mesh ? points : keyPoints(mesh);
-        const crops = options.views.map((view) =>
-          sampleCrop(image, recognitionTransform(mesh, meshPoints, this.config.alignment, view.zoom), view.mirrored),
+        recognitionViews = await this.recognizer.embedViews(
+          image,
+          options.views.map((view) => ({
+            transform: recognitionTransform(mesh, meshPoints, this.config.alignment, view.zoom),
+            mirrored: view.mirrored,
+          })),
         );
-        recognitionViews = await this.recognizer.embed(crops);
       }
       observations.push({
         box: face.box,
@@ -192,6 +186,18 @@ export class FacePipeline {
       timings: { detectMs: detectedAt - started, embedMs: performance.now() - detectedAt },
     };
   }
+}
+
+/**
+ * face-detector.ts, imported only when the `tfjs` detector is asked for, so that a worker with the onnx detector
+ * never loads TF.js or human (test/unit/engines/face/detector-module-loading.test.ts). Source runs under tsx load
+ * a piscina worker as CommonJS, and Node 20 applies no ESM loader hooks in worker threads, so `import()` cannot
+ * find the `.ts` file there: `require` (defined only in such a CommonJS module) loads it instead.
+ */
+async function importTfjsDetector(): Promise<typeof TfjsDetectorModule> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (typeof require === 'function') return require('./face-detector.js') as typeof TfjsDetectorModule;
+  return import('./face-detector.js');
 }
 
 /** The crop transform of one view: `zoom` > 1 shows the face that much larger. */

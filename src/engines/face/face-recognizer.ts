@@ -1,5 +1,7 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { unitVector } from '../../lib/vectors.js';
+import { sampleCrop, type CropTransform } from './face-alignment.js';
+import type { RgbImage } from './raster.js';
 import { openCpuSession } from './runtime/onnx-session.js';
 import {
   faceRecognitionModel,
@@ -39,31 +41,85 @@ export class FaceRecognizer {
 
   /** Embeds crops (each 150×150×3 interleaved RGB, values 0..255) in one batch; one unit-length vector per crop. */
   async embed(crops: readonly Float32Array[]): Promise<Float32Array[]> {
-    if (crops.length === 0) return [];
-    const side = RECOGNIZER_INPUT_SIZE;
-    const plane = side * side;
     const planar = new Float32Array(crops.length * CROP_VALUES);
-    crops.forEach((crop, n) => {
-      if (crop.length !== CROP_VALUES) throw new RangeError(`a crop has ${CROP_VALUES} values (got ${crop.length})`);
-      const base = n * CROP_VALUES;
-      for (let p = 0; p < plane; p++) {
-        // In bounds: the length was checked above.
-        planar[base + p] = crop[p * 3] ?? 0;
-        planar[base + plane + p] = crop[p * 3 + 1] ?? 0;
-        planar[base + 2 * plane + p] = crop[p * 3 + 2] ?? 0;
+    crops.forEach((crop, n) => toPlanar(crop, planar, n, false));
+    return this.#run(planar, crops.length);
+  }
+
+  /**
+   * Embeds views cut from an image (`sampleCrop` of each transform, mirrored when asked) in one batch;
+   * one unit-length vector per view. A view and its mirror share one sampling: the mirrored crop is
+   * the same samples in reverse column order, so it is written reversed (the same values as sampling
+   * it mirrored).
+   *
+   * @example
+   * const [plain, mirrored] = await recognizer.embedViews(image, [
+   *   { transform, mirrored: false },
+   *   { transform, mirrored: true },
+   * ]);
+   */
+  async embedViews(image: RgbImage, views: readonly AlignedView[]): Promise<Float32Array[]> {
+    const planar = new Float32Array(views.length * CROP_VALUES);
+    const sampled: Array<{ readonly transform: CropTransform; readonly crop: Float32Array }> = [];
+    views.forEach(({ transform, mirrored }, n) => {
+      if (transform.size !== RECOGNIZER_INPUT_SIZE)
+        throw new RangeError(`a recognition view is ${RECOGNIZER_INPUT_SIZE} pixels wide (got ${transform.size})`);
+      let crop = sampled.find((s) => sameTransform(s.transform, transform))?.crop;
+      if (crop === undefined) {
+        crop = sampleCrop(image, transform);
+        sampled.push({ transform, crop });
       }
+      toPlanar(crop, planar, n, mirrored);
     });
-    const input = new Tensor('float32', planar, [crops.length, 3, side, side]);
+    return this.#run(planar, views.length);
+  }
+
+  async #run(planar: Float32Array, count: number): Promise<Float32Array[]> {
+    if (count === 0) return [];
+    const side = RECOGNIZER_INPUT_SIZE;
+    const input = new Tensor('float32', planar, [count, 3, side, side]);
     const outputs = await this.session.run({ [RECOGNITION_INPUT]: input });
     const output = outputs[RECOGNITION_OUTPUT];
     try {
       if (output === undefined || !(output.data instanceof Float32Array))
         throw new Error('the recognition graph returned no float embeddings');
       const flat = output.data;
-      return crops.map((_, i) => unitVector(flat.subarray(i * RECOGNIZER_DIMENSIONS, (i + 1) * RECOGNIZER_DIMENSIONS)));
+      return Array.from({ length: count }, (_, i) =>
+        unitVector(flat.subarray(i * RECOGNIZER_DIMENSIONS, (i + 1) * RECOGNIZER_DIMENSIONS)),
+      );
     } finally {
       for (const tensor of Object.values(outputs)) tensor.dispose();
       input.dispose();
+    }
+  }
+}
+
+/** One crop for {@link FaceRecognizer.embedViews}: where it is cut (a 150-pixel crop) and whether it is mirrored. */
+export interface AlignedView {
+  readonly transform: CropTransform;
+  readonly mirrored: boolean;
+}
+
+function sameTransform(p: CropTransform, q: CropTransform): boolean {
+  return p.size === q.size && p.a === q.a && p.b === q.b && p.tx === q.tx && p.ty === q.ty;
+}
+
+/** An interleaved crop into slot `n` of the planar batch, its columns reversed when `mirrored`. */
+function toPlanar(crop: Float32Array, planar: Float32Array, n: number, mirrored: boolean): void {
+  if (crop.length !== CROP_VALUES) throw new RangeError(`a crop has ${CROP_VALUES} values (got ${crop.length})`);
+  const side = RECOGNIZER_INPUT_SIZE;
+  const plane = side * side;
+  const red = n * CROP_VALUES;
+  const green = red + plane;
+  const blue = green + plane;
+  // In bounds: the length was checked above.
+  for (let v = 0; v < side; v++) {
+    const row = v * side;
+    for (let u = 0; u < side; u++) {
+      const from = (row + (mirrored ? side - 1 - u : u)) * 3;
+      planar[red + row + u] = crop[from] ?? 0;
+      planar[green + row + u] = crop[from + 1] ?? 0;
+      planar[blue + row + u] = crop[from + 2] ?? 0;
     }
   }
 }

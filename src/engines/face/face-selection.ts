@@ -1,8 +1,10 @@
+import { interEyeDistance } from './eye-distance.js';
 import type { FaceObservation } from './face-pipeline.js';
 
 export interface SubjectRules {
   /**
-   * Smallest distance between the eye centres, in pixels, for a face to be matched; set by measurement
+   * Smallest distance between the eye centres, in pixels and in 3-D ({@link interEyeDistance}: a turned
+   * head counts as if it faced the camera), for a face to be matched; set by measurement
    * (`npm run eval -- face-size`, docs/face-engine.md). 0: no floor (liveness reports small faces its own way).
    */
   readonly minInterEyePixels: number;
@@ -51,8 +53,8 @@ export const PROMINENCE_WEIGHTS = { size: 0.6, centrality: 0.3, score: 0.1 } as 
 /** What the subject rule reads of a face: its box and detection score (the size floor also reads the eyes). */
 export type RankedCandidate = Pick<FaceObservation, 'box' | 'score'>;
 
-/** What {@link selectSubjectFace} reads of a face: box, detection score and eye centres. */
-export type SubjectCandidate = Pick<FaceObservation, 'box' | 'score' | 'keyPoints'>;
+/** What {@link selectSubjectFace} reads of a face: box, detection score, key points and mesh (its eyes in 3-D). */
+export type SubjectCandidate = Pick<FaceObservation, 'box' | 'score' | 'keyPoints' | 'mesh'>;
 
 /** The image the faces were found in (its decoded size, the faces' coordinates). */
 export interface ImageSize {
@@ -65,7 +67,12 @@ export type SubjectRefusal = 'no-face' | 'ambiguous-faces' | 'face-too-small';
 
 /** The chosen face, of the caller's own face type, or why there is none. */
 export type SubjectFace<F extends SubjectCandidate = FaceObservation> =
-  | { readonly ok: true; readonly face: F; readonly interEyePixels: number }
+  | {
+      readonly ok: true;
+      readonly face: F;
+      /** The subject's {@link interEyeDistance}: pixels between the eyes in 3-D. */
+      readonly interEyePixels: number;
+    }
   | { readonly ok: false; readonly reason: SubjectRefusal; readonly message: string };
 
 /** The faces that contend for subject, most prominent first, and how many of them tie for first. */
@@ -140,8 +147,8 @@ export function rankSubjectCandidates<F extends RankedCandidate>(
  * and detection score ({@link prominenceOf}). Smaller faces are ignored. Refuses an image with no face,
  * with two contenders within `ambiguityMargin` of each other (two people of near-equal size and
  * centrality: which one is meant cannot be told), or whose subject has fewer than `minInterEyePixels`
- * between the eyes, each with a message that says which. The face comes back as the type it went in
- * (an `AnalyzedFace` stays one).
+ * between the eyes (in 3-D: {@link interEyeDistance}), each with a message that says which. The face comes
+ * back as the type it went in (an `AnalyzedFace` stays one).
  *
  * @example
  * const subject = selectSubjectFace(analysis.faces, analysis);
@@ -164,8 +171,7 @@ export function selectSubjectFace<F extends SubjectCandidate>(
         'the subject: send a photo in which the person is the largest face or the one nearest the centre',
     };
   }
-  const { rightEye, leftEye } = main.keyPoints;
-  const interEyePixels = Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+  const interEyePixels = interEyeDistance(main);
   if (interEyePixels < rules.minInterEyePixels) {
     return { ok: false, reason: 'face-too-small', message: tooSmallMessage(interEyePixels, rules.minInterEyePixels) };
   }
@@ -204,7 +210,10 @@ function tooSmallMessage(interEyePixels: number, minimum: number): string {
         `${pct(e.fnmrBelow)} of same-person pairs at the FMR 10^-3 threshold and lets ${pct(e.fmrBelow)} of ` +
         `other-person pairs through, against ${pct(e.fnmrAtFloor)} and ${pct(e.fmrAtFloor)} at ${minimum} px)`
       : '';
-  return `the face is too small: ${interEyePixels.toFixed(0)} pixels between the eyes, at least ${minimum} needed${measured}`;
+  return (
+    `the face is too small: ${interEyePixels.toFixed(0)} pixels between the eyes (a turned head counted as if it ` +
+    `faced the camera), at least ${minimum} needed${measured}`
+  );
 }
 
 /** The spec's face detection modes (Doc 2: face liveness and face analysis). */

@@ -3,7 +3,9 @@
  * image at a time on this thread, so the server's event loop never waits on a model.
  */
 import { measureFaceQuality } from '../face-quality/face-quality.js';
-import { faceFrameMeasures, frameMeasures } from '../liveness/frame-measures.js';
+import { faceLivenessMeasures, frameMeasures } from '../liveness/frame-measures.js';
+import { DEFAULT_PAD_MODEL, type PadModelKind } from '../liveness/pad-model-kind.js';
+import { OnnxPadModel } from '../liveness/pad-onnx-model.js';
 import type { AnalyzedFace, AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
 import {
@@ -27,9 +29,19 @@ export type AnalyzeOutcome =
 /** Worker data the pool passes at start. */
 export interface FaceWorkerData {
   readonly pipeline?: Partial<FacePipelineConfig>;
+  /** The PAD model liveness analyses run; `onnx` (the default) loads fr_liveness.onnx at the first one. */
+  readonly padModel?: PadModelKind | undefined;
 }
 
 let pipeline: Promise<FacePipeline> | undefined;
+let padNet: Promise<OnnxPadModel | undefined> | undefined;
+
+async function loadPadNet(): Promise<OnnxPadModel | undefined> {
+  const threads = await import('node:worker_threads');
+  // Set by FaceEngine.start, typed there as FaceWorkerData; null outside a pool.
+  const kind = (threads.workerData as FaceWorkerData | null)?.padModel ?? DEFAULT_PAD_MODEL;
+  return kind === 'onnx' ? OnnxPadModel.load() : undefined;
+}
 
 async function loadPipeline(): Promise<FacePipeline> {
   const threads = await import('node:worker_threads');
@@ -58,8 +70,11 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
   let frameFields = {};
   if (task.liveness) {
     const frame = frameMeasures(image);
-    measured = measured.map((face) => ({ ...face, liveness: faceFrameMeasures(image, face, frame) }));
-    frameFields = { frameThumbnail: frame.thumbnail, frameDetail: frame.detail };
+    const model = await (padNet ??= loadPadNet());
+    measured = await Promise.all(
+      measured.map(async (face) => ({ ...face, liveness: await faceLivenessMeasures(image, face, frame, model) })),
+    );
+    frameFields = { frameThumbnail: frame.thumbnail, frameDetail: frame.detail, frameScene: frame.scene };
   }
   if (!task.quality) return { ...base, faces: measured, ...frameFields };
   const qualityStarted = performance.now();
@@ -76,6 +91,7 @@ export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOu
  */
 export async function warm(): Promise<boolean> {
   pipeline ??= loadPipeline();
-  await pipeline;
+  padNet ??= loadPadNet();
+  await Promise.all([pipeline, padNet]);
   return true;
 }

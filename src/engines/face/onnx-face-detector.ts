@@ -3,6 +3,10 @@ import type { DetectedFace, FaceDetectorOptions } from './face-detector.js';
 import { FaceMeshModel, MESH_INPUT_SIZE, MESH_POINTS } from './face-mesh-model.js';
 import { meshHeadPose } from './head-pose.js';
 import type { RgbImage } from './raster.js';
+import { DEFAULT_ULTRALIGHT_OPTIONS, UltraLightDetector, ultraLightMeshCrop } from './ultralight-detector.js';
+
+/** The square crop the mesh pass reads, in whole image pixels, and the roll it is turned by. */
+type MeshCropBox = Pick<BlazeFaceBox, 'start' | 'end' | 'roll'>;
 
 /** Roll (radians) beyond which the mesh crop is turned upright, as human does; below it the crop is cut level. */
 const LEVEL_ABOVE = 0.2;
@@ -16,17 +20,20 @@ export class OnnxDetectorOptionError extends Error {
  * The same faces as face-detector.ts (human's BlazeFace then its 468-point FaceMesh, the same crop,
  * roll, whole-pixel mesh, box, score and pose arithmetic), on onnxruntime instead of TF.js: BlazeFace
  * decoded in blazeface-detector.ts, FaceMesh in face-mesh-model.ts. No iris points and no `faceres`
- * description (they stay on the TF.js detector). One per worker.
+ * description (they stay on the TF.js detector). Beyond TF.js's: where BlazeFace yields no face, a second
+ * detector's (ultralight-detector.ts). One per worker.
  */
 export class OnnxFaceDetector {
   private constructor(
     private readonly detector: BlazeFaceDetector,
     readonly mesh: FaceMeshModel,
     private readonly options: FaceDetectorOptions,
+    private readonly fallback: UltraLightDetector,
   ) {}
 
   /**
-   * Converts BlazeFace and FaceMesh and opens their sessions; `mesh` shares an already loaded FaceMesh.
+   * Converts BlazeFace and FaceMesh and opens their sessions, and the Ultra-Light detector's; `mesh` shares an
+   * already loaded FaceMesh.
    *
    * @example
    * const detector = await OnnxFaceDetector.load({ maxFaces: 5, minConfidence: 0.3, iris: false, description: false });
@@ -37,28 +44,40 @@ export class OnnxFaceDetector {
     if (options.iris || options.description) {
       throw new OnnxDetectorOptionError('the ONNX face detector has no iris or description model; use the TF.js one');
     }
-    const [detector, meshModel] = await Promise.all([
+    const [detector, meshModel, fallback] = await Promise.all([
       BlazeFaceDetector.load({
         ...DEFAULT_BLAZEFACE_OPTIONS,
         maxFaces: options.maxFaces,
         minConfidence: options.minConfidence,
       }),
       mesh ?? FaceMeshModel.load(),
+      UltraLightDetector.load({ ...DEFAULT_ULTRALIGHT_OPTIONS, maxFaces: options.maxFaces }),
     ]);
-    return new OnnxFaceDetector(detector, meshModel, options);
+    return new OnnxFaceDetector(detector, meshModel, options, fallback);
   }
 
-  /** The faces in an image, BlazeFace's best score first; each with its mesh (face flag over `minConfidence`). */
+  /**
+   * The faces in an image, BlazeFace's best score first; each with its mesh (face flag over `minConfidence`).
+   * When BlazeFace yields none (it missed the face, or its roll turned the mesh crop off the face, as on a
+   * head turned towards profile), the Ultra-Light detector's faces, each meshed from a level crop
+   * (ultralight-detector.ts; docs/face-engine.md).
+   */
   async detect(image: RgbImage): Promise<DetectedFace[]> {
+    const faces = await this.meshFaces(image, await this.detector.detect(image));
+    if (faces.length > 0) return faces;
+    return this.meshFaces(image, (await this.fallback.detect(image)).map(ultraLightMeshCrop));
+  }
+
+  private async meshFaces(image: RgbImage, boxes: readonly MeshCropBox[]): Promise<DetectedFace[]> {
     const faces: DetectedFace[] = [];
-    for (const box of await this.detector.detect(image)) {
+    for (const box of boxes) {
       const face = await this.meshFace(image, box);
       if (face) faces.push(face);
     }
     return faces.slice(0, this.options.maxFaces);
   }
 
-  private async meshFace(image: RgbImage, box: BlazeFaceBox): Promise<DetectedFace | undefined> {
+  private async meshFace(image: RgbImage, box: MeshCropBox): Promise<DetectedFace | undefined> {
     const { width, height } = image;
     const [sx, sy] = box.start;
     const [ex, ey] = box.end;
@@ -116,7 +135,7 @@ export class OnnxFaceDetector {
  * `cropAndResize` of the box (bilinear on pixel indices: crop pixel j samples start/W·(W−1) +
  * j·(end−start)/W·(W−1)/191; 0 outside the image), values / 255.
  */
-function humanMeshCrop(image: RgbImage, box: BlazeFaceBox, angle: number): Float32Array {
+function humanMeshCrop(image: RgbImage, box: MeshCropBox, angle: number): Float32Array {
   const { data, width, height } = image;
   const [sx, sy] = box.start;
   const [ex, ey] = box.end;
@@ -127,20 +146,16 @@ function humanMeshCrop(image: RgbImage, box: BlazeFaceBox, angle: number): Float
   const rotated = angle !== 0;
   const n = MESH_INPUT_SIZE;
   const out = new Float32Array(n * n * 3);
-  const pixel = new Float32Array(12);
-  // The rotated image's pixel (x, y), channel by channel, into `pixel` at `at`.
-  const fetch = (x: number, y: number, at: number) => {
-    let ix = x;
-    let iy = y;
-    if (rotated) {
-      ix = Math.round((x - cx) * cos - (y - cy) * sin + cx);
-      iy = Math.round((x - cx) * sin + (y - cy) * cos + cy);
-    }
-    const inside = ix >= 0 && ix < width && iy >= 0 && iy < height;
-    for (let c = 0; c < 3; c++) pixel[at + c] = inside ? (data[(iy * width + ix) * 3 + c] ?? 0) : 0;
-  };
-  const stepY = ((ey - sy) / height) * ((height - 1) / (n - 1));
+  // Per crop column: the source column and weight (the sampling grid is separable); NaN marks a column
+  // outside the image, left at 0.
   const stepX = ((ex - sx) / width) * ((width - 1) / (n - 1));
+  const columns = new Float64Array(n);
+  for (let u = 0; u < n; u++) {
+    const x = (sx / width) * (width - 1) + u * stepX;
+    columns[u] = x < 0 || x > width - 1 ? NaN : x;
+  }
+  const stepY = ((ey - sy) / height) * ((height - 1) / (n - 1));
+  // One tight loop (no closures, no allocation). Reads are index-checked, so `?? 0` never fires.
   for (let v = 0; v < n; v++) {
     const y = (sy / height) * (height - 1) + v * stepY;
     if (y < 0 || y > height - 1) continue;
@@ -148,21 +163,57 @@ function humanMeshCrop(image: RgbImage, box: BlazeFaceBox, angle: number): Float
     const bottom = Math.ceil(y);
     const fy = y - top;
     for (let u = 0; u < n; u++) {
-      const x = (sx / width) * (width - 1) + u * stepX;
-      if (x < 0 || x > width - 1) continue;
+      const x = columns[u] ?? NaN;
+      if (Number.isNaN(x)) continue;
       const left = Math.floor(x);
       const right = Math.ceil(x);
       const fx = x - left;
-      fetch(left, top, 0);
-      fetch(right, top, 3);
-      fetch(left, bottom, 6);
-      fetch(right, bottom, 9);
+      // The rotated image's four pixels: their offsets into `data`, or -1 outside the image (value 0).
+      let o00: number;
+      let o10: number;
+      let o01: number;
+      let o11: number;
+      if (rotated) {
+        o00 = rotatedOffset(left, top, cx, cy, cos, sin, width, height);
+        o10 = rotatedOffset(right, top, cx, cy, cos, sin, width, height);
+        o01 = rotatedOffset(left, bottom, cx, cy, cos, sin, width, height);
+        o11 = rotatedOffset(right, bottom, cx, cy, cos, sin, width, height);
+      } else {
+        o00 = (top * width + left) * 3;
+        o10 = (top * width + right) * 3;
+        o01 = (bottom * width + left) * 3;
+        o11 = (bottom * width + right) * 3;
+      }
+      const o = (v * n + u) * 3;
       for (let c = 0; c < 3; c++) {
-        const upper = (pixel[c] ?? 0) + ((pixel[3 + c] ?? 0) - (pixel[c] ?? 0)) * fx;
-        const lower = (pixel[6 + c] ?? 0) + ((pixel[9 + c] ?? 0) - (pixel[6 + c] ?? 0)) * fx;
-        out[(v * n + u) * 3 + c] = (upper + (lower - upper) * fy) / 255;
+        const p00 = o00 < 0 ? 0 : (data[o00 + c] ?? 0);
+        const p10 = o10 < 0 ? 0 : (data[o10 + c] ?? 0);
+        const p01 = o01 < 0 ? 0 : (data[o01 + c] ?? 0);
+        const p11 = o11 < 0 ? 0 : (data[o11 + c] ?? 0);
+        const upper = p00 + (p10 - p00) * fx;
+        const lower = p01 + (p11 - p01) * fx;
+        out[o + c] = (upper + (lower - upper) * fy) / 255;
       }
     }
   }
   return out;
+}
+
+/**
+ * Where TF.js's `rotateWithOffset` reads pixel (x, y) of the turned image: the nearest source pixel
+ * after turning about (cx, cy), as an offset into the RGB bytes, or -1 outside the image.
+ */
+function rotatedOffset(
+  x: number,
+  y: number,
+  cx: number,
+  cy: number,
+  cos: number,
+  sin: number,
+  width: number,
+  height: number,
+): number {
+  const ix = Math.round((x - cx) * cos - (y - cy) * sin + cx);
+  const iy = Math.round((x - cx) * sin + (y - cy) * cos + cy);
+  return ix >= 0 && ix < width && iy >= 0 && iy < height ? (iy * width + ix) * 3 : -1;
 }

@@ -2,7 +2,9 @@ import type { FaceKeyPoints } from '../face/face-alignment.js';
 import type { RgbImage } from '../face/raster.js';
 import { framingPlane, framingSides } from './border-lines.js';
 import { boxDownscale, lumaPlane, type LumaPlane } from './luma.js';
+import { faceWindow, scenePlane, type LumaWindow } from './luma-window.js';
 import { analyzeCrop, PAD_CROP_SIZE, padCrop, type PadFace, type PadSignals } from './pad-features.js';
+import type { OnnxPadModel, PadNetOutput } from './pad-onnx-model.js';
 
 /** Side of the luma thumbnails compared across frames (of the face crop and of the whole frame). */
 export const THUMBNAIL_SIZE = 16;
@@ -23,6 +25,10 @@ export interface FaceFrameMeasures {
   readonly interEyePixels: number;
   /** Sides of the face (0-4) with a long straight edge around it: a phone, screen or print held up. */
   readonly framingSides: number;
+  /** Native-resolution luma of the middle of the face, for the multi-frame signals (sequence-motion.ts). */
+  readonly window?: LumaWindow;
+  /** The ONNX PAD model's output (pad-onnx-model.ts), when the face engine runs it (`padModel: 'onnx'`). */
+  readonly padNet?: PadNetOutput;
 }
 
 /**
@@ -55,7 +61,26 @@ export function faceFrameMeasures(
     meanRgb: channelMeans(crop),
     interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
     framingSides: framingSides(frame.framing, image.width, face.box),
+    window: faceWindow(frame.luma, face.box),
   };
+}
+
+/**
+ * `faceFrameMeasures` plus, when a PAD model is given, its output for the face (read from the frame's
+ * pixels around the face box).
+ *
+ * @example
+ * const measures = await faceLivenessMeasures(image, face, frameMeasures(image), await OnnxPadModel.load());
+ * measures.padNet?.pLive;
+ */
+export async function faceLivenessMeasures(
+  image: RgbImage,
+  face: PadFace & { readonly keyPoints: FaceKeyPoints },
+  frame: FrameMeasures,
+  padNet: OnnxPadModel | undefined,
+): Promise<FaceFrameMeasures> {
+  const measures = faceFrameMeasures(image, face, frame);
+  return padNet ? { ...measures, padNet: await padNet.predict(image, face.box) } : measures;
 }
 
 /** What liveness reads from a whole frame, computed once per frame in the worker. */
@@ -66,6 +91,10 @@ export interface FrameMeasures {
   readonly detail: number;
   /** The luma reduced for the framing-edge search, shared by the frame's faces. */
   readonly framing: LumaPlane;
+  /** The frame's luma at full resolution (the faces' windows are cut from it; not sent back). */
+  readonly luma: LumaPlane;
+  /** The whole frame's luma reduced, for the background's motion (sequence-motion.ts). */
+  readonly scene: LumaWindow;
 }
 
 /**
@@ -77,7 +106,13 @@ export interface FrameMeasures {
  */
 export function frameMeasures(image: RgbImage): FrameMeasures {
   const luma = lumaPlane(image);
-  return { thumbnail: thumbnail(luma), detail: detailRatio(luma), framing: framingPlane(luma) };
+  return {
+    thumbnail: thumbnail(luma),
+    detail: detailRatio(luma),
+    framing: framingPlane(luma),
+    luma,
+    scene: scenePlane(luma),
+  };
 }
 
 /** Mean absolute difference of two thumbnails, 0..255. */

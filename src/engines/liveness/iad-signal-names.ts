@@ -4,17 +4,24 @@
  * (`VERIPORT_IAD_MODES`) is validated against the same lists.
  */
 
-/** Every signal a liveness result reports, in the order it reports them. */
+/**
+ * Every signal a liveness result reports, in the order it reports them. `facial_motion_analysis`,
+ * `planar_motion_detection` and `temporal_noise_analysis` are extensions beyond the spec's list
+ * (docs/liveness.md).
+ */
 export const IAD_SIGNAL_NAMES = [
   'code_injection_detection',
   'emulator_detection',
   'face_swap_detection',
+  'facial_motion_analysis',
   'image_similarity_detection',
   'optical_analysis',
+  'planar_motion_detection',
   'rooted_mobile_detection',
   'sensor_detection',
   'spectral_analysis',
   'suspicious_border_detection',
+  'temporal_noise_analysis',
   'virtual_camera_detection',
 ] as const;
 

@@ -2,6 +2,10 @@ import type { AnalyzedFace, WorkerAnalysis } from '../face/face-analysis-types.j
 import { meanAbsoluteDifference } from './frame-measures.js';
 import { dot } from '../../lib/vectors.js';
 import type { IadSignalName, SignalMode } from './iad-signal-names.js';
+import { facialDeformation, facialDeformationStatus } from './facial-deformation.js';
+import { planarMotionStatus } from './scene-parallax.js';
+import { motionFrames, sequenceMotion } from './sequence-motion.js';
+import { temporalNoiseStatus } from './temporal-noise.js';
 
 export type SignalStatus = 'PASS' | 'FAIL' | 'ERROR';
 
@@ -20,12 +24,18 @@ export const DEFAULT_MODES: Readonly<Record<IadSignalName, SignalMode>> = {
   code_injection_detection: 'REPORT_ONLY',
   emulator_detection: 'DECISIONING',
   face_swap_detection: 'DECISIONING',
+  // A live user need not blink or speak within a few frames, nor move against the background.
+  facial_motion_analysis: 'REPORT_ONLY',
   image_similarity_detection: 'DECISIONING',
   optical_analysis: 'REPORT_ONLY',
+  planar_motion_detection: 'REPORT_ONLY',
   rooted_mobile_detection: 'REPORT_ONLY',
   sensor_detection: 'REPORT_ONLY',
   spectral_analysis: 'REPORT_ONLY',
   suspicious_border_detection: 'REPORT_ONLY',
+  // Decides in foxtrot and charlie whatever its mode (passive-liveness.ts); reported elsewhere, since a
+  // camera whose pipeline denoises strongly could fail it (docs/liveness.md).
+  temporal_noise_analysis: 'REPORT_ONLY',
   virtual_camera_detection: 'DECISIONING',
 };
 
@@ -96,16 +106,21 @@ export function iadSignals(
   inputs: SignalInputs,
   overrides: ReadonlyMap<string, SignalMode>,
 ): Record<IadSignalName, IadSignal> {
+  // The multi-frame signals read one registration of each consecutive pair of frames.
+  const motion = sequenceMotion(motionFrames(inputs.frames, inputs.subjects, inputs.frameBytes));
   const status: Record<IadSignalName, SignalStatus> = {
     code_injection_detection: 'ERROR',
     emulator_detection: nameCheck(inputs.deviceNames, EMULATORS),
     face_swap_detection: faceSwap(inputs),
+    facial_motion_analysis: facialDeformationStatus(facialDeformation(inputs.subjects.flatMap((s) => (s ? [s.mesh] : [])))),
     image_similarity_detection: imageSimilarity(inputs),
     optical_analysis: inputs.lightTrace ?? 'ERROR',
+    planar_motion_detection: planarMotionStatus(motion),
     rooted_mobile_detection: 'ERROR',
     sensor_detection: 'ERROR',
     spectral_analysis: spectralDetail(inputs),
     suspicious_border_detection: suspiciousBorder(inputs),
+    temporal_noise_analysis: temporalNoiseStatus(motion),
     virtual_camera_detection: nameCheck(inputs.deviceNames, VIRTUAL_CAMERAS),
   };
   const out = {} as Record<IadSignalName, IadSignal>;

@@ -10,15 +10,15 @@ import {
   withinDetectionBounds,
   type SubjectRules,
 } from '../face/face-selection.js';
-import { padScore } from './pad-classifier.js';
-import { padThreshold, scoreFrr } from './pad-calibration.js';
+import { levelThreshold, padCalibration, scoreFrr } from './pad-calibration.js';
+import { DEFAULT_PAD_MODEL, type PadModelKind } from './pad-model-kind.js';
+import { facePLive } from './pad-score.js';
 import { lightTrace, lightTraceVerdict } from './light-trace.js';
 import { scoreAtFmrScore } from '../scoring/score-calibration.js';
 import type { IadSignalName, SignalMode } from './iad-signal-names.js';
 import { iadSignals, type IadSignal } from './iad-signals.js';
 import { LivenessCode, LivenessInputError } from './liveness-input-error.js';
 import type { LivenessRequest } from './liveness-request.js';
-import { targetBpcer } from './workflows.js';
 import { median } from '../../lib/median.js';
 import { roundTo } from '../../lib/rounding.js';
 
@@ -72,11 +72,13 @@ export interface LivenessContext {
   readonly maxAgeMs: number;
   readonly maxSkewMs: number;
   readonly iadModes: ReadonlyMap<string, SignalMode>;
+  /** The PAD model whose P(live) decides (DEFAULT_PAD_MODEL when unset); the face engine must run it. */
+  readonly padModel?: PadModelKind;
 }
 
 /**
  * The context a decision is taken in, from the server's liveness settings (docs/configuration.md):
- * package age and clock-skew limits and the IAD signal modes.
+ * package age and clock-skew limits, the IAD signal modes and the PAD model.
  *
  * @example
  * decidePassiveLiveness(request, frames, livenessContext(config, Date.now()));
@@ -86,6 +88,7 @@ export function livenessContext(
     readonly livenessMaxAgeMs: number;
     readonly livenessMaxSkewMs: number;
     readonly iadModes: ReadonlyMap<string, SignalMode>;
+    readonly padModel?: PadModelKind;
   },
   now: number,
 ): LivenessContext {
@@ -94,6 +97,7 @@ export function livenessContext(
     maxAgeMs: settings.livenessMaxAgeMs,
     maxSkewMs: settings.livenessMaxSkewMs,
     iadModes: settings.iadModes,
+    padModel: settings.padModel ?? DEFAULT_PAD_MODEL,
   };
 }
 
@@ -133,9 +137,9 @@ export function analyzeFrames(
 }
 
 /**
- * Passive liveness of analysed frames: the quality gates, then the PAD classifier (mean P(live) over
- * the frames against the threshold of the security level) and the injection signals in DECISIONING
- * mode.
+ * Passive liveness of analysed frames: the quality gates, then the PAD model of the context (mean P(live)
+ * over the frames against the model's threshold for the security level, pad-calibration.ts) and the
+ * injection signals in DECISIONING mode.
  *
  * @example
  * const result = decidePassiveLiveness(request, await analyzeFrames(engine, request), context);
@@ -147,6 +151,7 @@ export function decidePassiveLiveness(
   context: LivenessContext,
 ): LivenessResult {
   const feedback = new Set<string>();
+  const calibration = padCalibration(context.padModel ?? DEFAULT_PAD_MODEL);
   const subjects = frames.map((frame) => subjectOf(frame, request, feedback));
   const signals = iadSignals(
     {
@@ -167,7 +172,7 @@ export function decidePassiveLiveness(
   ): LivenessResult => ({
     decision,
     score,
-    score_frr: pLive === undefined ? 0 : roundTo(scoreFrr(pLive), 4),
+    score_frr: pLive === undefined ? 0 : roundTo(scoreFrr(pLive, calibration), 4),
     feedback: [...feedback],
     decision_info: { IAD: { signals }, PAD: { status: padStatus, spoof_type_probability: spoofTypes(pLive) } },
   });
@@ -198,17 +203,19 @@ export function decidePassiveLiveness(
     return result('TOO_BLURRY', -1, undefined, 'ERROR');
   }
 
-  const pLive = faces.reduce((sum, f) => sum + padScore(f.liveness.padFeatures), 0) / faces.length;
-  const threshold = padThreshold(targetBpcer(request.workflow.securityLevel));
+  const pLive = faces.reduce((sum, f) => sum + facePLive(f.liveness, calibration.model), 0) / faces.length;
+  const threshold = levelThreshold(request.workflow.securityLevel, calibration);
   const padPass = pLive >= threshold;
   // foxtrot and charlie require the multi-frame signals to pass, whatever their configured mode;
   // charlie also decides on the light trace when it reached a verdict (STRICT always reaches one).
   const mustPass: readonly IadSignalName[] =
     request.workflow.method === 'hotel' ? [] : ['image_similarity_detection', 'face_swap_detection'];
+  // They also refuse a sequence without a camera's fresh sensor noise (a FAIL; its ERROR does not decide).
   const decides = (name: IadSignalName, s: IadSignal) =>
     s.mode === 'DECISIONING' ||
     mustPass.includes(name) ||
-    (name === 'optical_analysis' && request.workflow.method === 'charlie');
+    (name === 'optical_analysis' && request.workflow.method === 'charlie') ||
+    (name === 'temporal_noise_analysis' && request.workflow.method !== 'hotel');
   const iadFail = (Object.entries(signals) as Array<[IadSignalName, IadSignal]>).some(
     ([name, s]) => decides(name, s) && (s.status === 'FAIL' || (mustPass.includes(name) && s.status === 'ERROR')),
   );
@@ -259,10 +266,12 @@ export function subjectOf(
 }
 
 /**
- * How P(attack) splits across attack types. The texture classifier was trained on prints, screens and
- * paper masks mixed and unlabelled, and no signal measured here tells them apart on the dev data
- * (moiré AUC 0.45, reports/pad-train.md): the 2-D recapture types share P(attack) equally. 3-D masks
- * and other attacks are not modelled: 0 means "not estimated", not "excluded" (docs/liveness.md).
+ * How P(attack) splits across attack types. Neither PAD model types attacks (the ONNX model's third output
+ * stays under 0.01 on every dev face, reports/pad-models.md), the dev attacks carry no type label and are
+ * nearly all prints and paper masks, so no signal could be measured telling a screen from a photo (the moiré
+ * measure: AUC 0.45 live against spoof, reports/pad-train.md): the 2-D recapture types share P(attack)
+ * equally. 3-D masks and other attacks are not modelled: 0 means "not estimated", not "excluded"
+ * (docs/liveness.md).
  */
 export function spoofTypes(
   pLive: number | undefined,

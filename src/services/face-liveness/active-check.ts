@@ -1,6 +1,7 @@
 import { parseLivenessRequest } from '../../engines/liveness/liveness-request.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import { assessActiveLiveness, type ActiveLivenessResult } from './active-liveness.js';
+import { carriedChallenge, enforceLivenessChallenge } from './liveness-challenge.js';
 import type { FaceLivenessContext } from './liveness-context.js';
 import type { ActiveLivenessRequest } from './schemas.js';
 
@@ -11,15 +12,18 @@ export interface ActiveLivenessAnswer {
 
 /**
  * `/checkActiveLiveness`: exactly three requests, one passive and two active (in any order), assessed
- * together ({@link assessActiveLiveness}).
+ * together ({@link assessActiveLiveness}), for `customer`; any of them may carry the customer's challenge,
+ * whose head moves the active requests must then make in the order drawn.
  *
  * @example
- * await checkActiveLiveness(liveness, [hotel4Request, activeUpRequest, activeLeftRequest]);
- * @throws {ApiError} -6 for another number or mix of requests; {@link LivenessInputError} for a bad request
+ * await checkActiveLiveness(liveness, [hotel4Request, activeUpRequest, activeLeftRequest], 'acme');
+ * @throws {ApiError} -6 for another number or mix of requests or a challenge refused; {@link LivenessInputError}
+ *   for a bad request
  */
 export async function checkActiveLiveness(
   liveness: FaceLivenessContext,
   body: ActiveLivenessRequest,
+  customer: string,
 ): Promise<ActiveLivenessAnswer> {
   if (body.length !== 3)
     throw invalidValue(`checkActiveLiveness takes exactly 3 requests: 1 passive and 2 active (got ${body.length})`);
@@ -35,6 +39,8 @@ export async function checkActiveLiveness(
     );
   }
   const now = liveness.now();
+  const nonce = carriedChallenge(body.map((item) => item.video.workflow_data.challenge));
+  await enforceLivenessChallenge(liveness, customer, nonce, passive, actives, now);
   const result = await assessActiveLiveness(liveness.faceEngine(), passive, actives, liveness.decisionContext(now));
   return { video: { liveness_result: result, version: liveness.version, timestamp: now } };
 }

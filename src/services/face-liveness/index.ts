@@ -1,12 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { decryptJsonEnvelope } from '../../crypto/envelope.js';
+import { customerScopeOf } from '../../server/access/customer-scope.js';
 import { errorResponses } from '../../server/schemas/coded-error.js';
 import { EncryptedRequest } from '../../server/schemas/encrypted-request.js';
 import { addPublicKeyRoute } from '../../server/public-key-route.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { checkActiveLiveness } from './active-check.js';
+import { addChallengeRoute } from './challenge-routes.js';
 import { FACE_LIVENESS, faceLivenessContext } from './liveness-context.js';
 import { openActiveLivenessPackage, openLivenessPackage } from './liveness-packages.js';
 import { analyzeLiveness, checkLiveness } from './passive-check.js';
@@ -27,6 +29,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
   const { envelopeKey } = liveness;
   addVersionRoute(app, FACE_LIVENESS);
   addPublicKeyRoute(app, envelopeKey, '*Encrypted packages and /decrypt');
+  addChallengeRoute(app, liveness);
 
   scope.post(
     '/checkActiveLiveness',
@@ -37,7 +40,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: ActiveLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkActiveLiveness(liveness, request.body),
+    (request) => checkActiveLiveness(liveness, request.body, customerScopeOf(request)),
   );
 
   scope.post(
@@ -49,7 +52,8 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: ActiveLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkActiveLiveness(liveness, openActiveLivenessPackage(envelopeKey, request.body)),
+    (request) =>
+      checkActiveLiveness(liveness, openActiveLivenessPackage(envelopeKey, request.body), customerScopeOf(request)),
   );
 
   scope.post(
@@ -61,7 +65,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: AnalyzeResponse, ...errorResponses },
       },
     },
-    (request) => analyzeLiveness(liveness, request.body),
+    (request) => analyzeLiveness(liveness, request.body, customerScopeOf(request)),
   );
 
   scope.post(
@@ -73,7 +77,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: AnalyzeResponse, ...errorResponses },
       },
     },
-    (request) => analyzeLiveness(liveness, openLivenessPackage(envelopeKey, request.body)),
+    (request) => analyzeLiveness(liveness, openLivenessPackage(envelopeKey, request.body), customerScopeOf(request)),
   );
 
   scope.post(
@@ -85,7 +89,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: CheckLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkLiveness(liveness, request.body),
+    (request) => checkLiveness(liveness, request.body, customerScopeOf(request)),
   );
 
   scope.post(
@@ -97,7 +101,7 @@ function faceLivenessRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: { 200: CheckLivenessResponse, ...errorResponses },
       },
     },
-    (request) => checkLiveness(liveness, openLivenessPackage(envelopeKey, request.body)),
+    (request) => checkLiveness(liveness, openLivenessPackage(envelopeKey, request.body), customerScopeOf(request)),
   );
 
   scope.post(

@@ -1,7 +1,9 @@
 import type { ServerKeyPair } from '../../crypto/server-key-pair.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import { livenessContext, type LivenessContext } from '../../engines/liveness/passive-liveness.js';
+import type { LivenessChallengeSettings } from '../../server/config.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
+import { livenessChallengesRepository, type LivenessChallengesRepository } from '../../store/liveness-challenges.js';
 import { versionText } from '../../server/version.js';
 
 /** The service name: the version route's and the responses' `version`. */
@@ -21,6 +23,9 @@ export interface FaceLivenessContext {
   readonly version: string;
   /** Milliseconds since 1970: the responses' `timestamp` and the decisions' `now`. */
   readonly now: () => number;
+  /** Server-issued challenges (liveness-challenge.ts): where they are kept, and their settings. */
+  readonly challenges: LivenessChallengesRepository;
+  readonly challengeSettings: LivenessChallengeSettings;
 }
 
 /**
@@ -37,5 +42,7 @@ export function faceLivenessContext(deps: ServiceDependencies, now: () => number
     envelopeKey: deps.envelopeKeys.key('face-liveness'),
     version: versionText(FACE_LIVENESS),
     now,
+    challenges: livenessChallengesRepository(deps.store.db),
+    challengeSettings: deps.config.livenessChallenge,
   };
 }

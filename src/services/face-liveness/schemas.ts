@@ -48,6 +48,14 @@ export const WorkflowData = Type.Object({
   ),
   rotation: Type.Optional(Type.Number({ description: '0, 90, 180 or 270 (clockwise), applied before analysis' })),
   perform_construction: Type.Optional(Type.Boolean()),
+  challenge: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        'Extension (not in the spec): the nonce of POST /face-liveness/challenge; the request must then follow it (docs/liveness.md)',
+    }),
+  ),
 });
 export type WorkflowData = Static<typeof WorkflowData>;
 
@@ -123,4 +131,31 @@ export const ActiveLivenessResponse = Type.Object({
     version: Type.String(),
     timestamp: Type.Number(),
   }),
+});
+
+export const ChallengeRequest = Type.Object({
+  workflow: Type.String({
+    maxLength: 32,
+    description: 'the passive workflow the request will use: hotel2|4|6, foxtrot2|4|6, charlie2|4|6',
+  }),
+  active: Type.Optional(
+    Type.Boolean({
+      description: 'true: for /checkActiveLiveness (its passive request uses `workflow`); two head moves are drawn',
+    }),
+  ),
+});
+export type ChallengeRequest = Static<typeof ChallengeRequest>;
+
+export const ChallengeResponse = Type.Object({
+  challenge: Type.String({ description: 'single-use nonce: send it as workflow_data.challenge' }),
+  workflow: Type.String({ description: 'the passive workflow the request must name' }),
+  screenColours: Type.Array(Type.String(), {
+    description: 'charlie: show these colours in this order, tag each frame with the one on screen; else empty',
+  }),
+  activeWorkflows: Type.Array(Type.String(), {
+    description: 'active: the workflows of the two active requests, in this order; else empty',
+  }),
+  issuedAt: Type.Number({ description: 'milliseconds since 1970' }),
+  expiresAt: Type.Number({ description: 'milliseconds since 1970: the request must arrive before' }),
+  expiresIn: Type.Integer({ description: 'seconds from issuance to expiry' }),
 });

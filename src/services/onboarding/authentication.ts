@@ -4,9 +4,15 @@ import { clientError } from '../../server/errors/api-error.js';
 import type { Authentication, AuthenticationState } from '../../store/onboarding-authentications.js';
 import type { OnboardingUser } from '../../store/onboarding-users.js';
 import { matchEnrolledFace } from './enrolled-face.js';
+import { issueFaceChallenge, redeemFaceChallenge, type FaceChallengeAnswer } from './face-challenge.js';
 import { livenessSummary } from './face-check.js';
 import { deviceSecretContext, type OnboardingContext } from './onboarding-context.js';
-import type { AuthenticateRequest, VerifyDeviceRequest, VerifyFaceRequest } from './schemas.js';
+import type {
+  AuthenticateRequest,
+  AuthenticationChallengeRequest,
+  VerifyDeviceRequest,
+  VerifyFaceRequest,
+} from './schemas.js';
 
 /** Doc 1 `authStatus`: 1 after verifyDevice, 2 after the final check; 0 (ours) once the attempts are used up. */
 const STATUS = { failed: 0, deviceVerified: 1, complete: 2 } as const;
@@ -40,6 +46,8 @@ export interface AuthenticationFlow {
   authenticate(customer: string, body: AuthenticateRequest): Promise<{ authToken: string; requiredChecks: string[] }>;
   verifyDevice(customer: string, body: VerifyDeviceRequest): Promise<{ message: string; authStatus: number }>;
   verifyFace(customer: string, body: VerifyFaceRequest): Promise<FaceVerification>;
+  /** A challenge for this authentication's face sample (extension, issue 16), once the device is verified. */
+  challenge(customer: string, body: AuthenticationChallengeRequest): Promise<FaceChallengeAnswer>;
 }
 
 /**
@@ -177,7 +185,14 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
       if (auth.finalCheck !== 'verifyFace')
         throw clientError(409, `this authentication's final check is ${auth.finalCheck}, not verifyFace`);
       const policy = await ctx.policies.get(customer);
-      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow);
+      const challenge = await redeemFaceChallenge(
+        ctx,
+        customer,
+        { purpose: 'onboarding-authentication', subject: auth.tokenHash },
+        body.faceLivenessData.video.workflow_data.challenge,
+        { username: user.username, step: 'verifyFace', deviceId: auth.deviceId },
+      );
+      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow, challenge);
       // No match is run for a sample that is not live: a score would let an attacker rank photos.
       const match =
         check.live && check.template !== undefined ? matchEnrolledFace(ctx, user, check.template) : undefined;
@@ -236,6 +251,15 @@ export function authenticationFlow(ctx: OnboardingContext): AuthenticationFlow {
           matchingMinutia: null,
         },
       };
+    },
+
+    async challenge(customer, body) {
+      const { auth } = await openAuthentication(customer, body.authToken, 'device-verified', 'challenge');
+      if (auth.finalCheck !== 'verifyFace')
+        throw clientError(409, `this authentication's final check is ${auth.finalCheck}, not verifyFace`);
+      const policy = await ctx.policies.get(customer);
+      const binding = { purpose: 'onboarding-authentication', subject: auth.tokenHash } as const;
+      return issueFaceChallenge(ctx, customer, binding, policy.livenessWorkflow);
     },
   };
 }

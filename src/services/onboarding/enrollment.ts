@@ -5,9 +5,10 @@ import { clientError, invalidValue } from '../../server/errors/api-error.js';
 import type { Enrollment } from '../../store/onboarding-enrollments.js';
 import type { DeviceBinding } from '../../store/onboarding-users.js';
 import { matchEnrolledFace, sealFaceTemplate } from './enrolled-face.js';
+import { issueFaceChallenge, redeemFaceChallenge, type FaceChallengeAnswer } from './face-challenge.js';
 import { livenessSummary } from './face-check.js';
 import { deviceSecretContext, type OnboardingContext } from './onboarding-context.js';
-import type { AddDeviceRequest, AddFaceRequest, EnrollRequest } from './schemas.js';
+import type { AddDeviceRequest, AddFaceRequest, EnrollRequest, EnrollmentChallengeRequest } from './schemas.js';
 
 /** Doc 1 `enrollmentStatus`. */
 const STATUS = { failed: 0, pending: 1, complete: 2 } as const;
@@ -32,6 +33,8 @@ export interface EnrollmentFlow {
     livenessResults: ReturnType<typeof livenessSummary>;
     message?: string;
   }>;
+  /** A challenge for this enrollment's face sample (extension, issue 16), once the device is added. */
+  challenge(customer: string, body: EnrollmentChallengeRequest): Promise<FaceChallengeAnswer>;
 }
 
 /**
@@ -164,7 +167,14 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
       const enrollment = await openEnrollment(customer, body.enrollmentToken, 'pending', 'addFace');
       const { username } = enrollment.user;
       const policy = await ctx.policies.get(customer);
-      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow);
+      const challenge = await redeemFaceChallenge(
+        ctx,
+        customer,
+        { purpose: 'onboarding-enrollment', subject: enrollment.tokenHash },
+        body.faceLivenessData.video.workflow_data.challenge,
+        { username, step: 'addFace', deviceId: enrollment.device?.deviceId },
+      );
+      const check = await ctx.checkFace(body.faceLivenessData, policy.livenessWorkflow, challenge);
       const livenessResults = livenessSummary(check.liveness);
 
       const { template } = check;
@@ -220,6 +230,13 @@ export function enrollmentFlow(ctx: OnboardingContext): EnrollmentFlow {
         deviceId: device.deviceId,
       });
       return { livenessResult: true, enrollmentStatus: STATUS.complete, registrationCode, livenessResults };
+    },
+
+    async challenge(customer, body) {
+      const enrollment = await openEnrollment(customer, body.enrollmentToken, 'pending', 'challenge');
+      const policy = await ctx.policies.get(customer);
+      const binding = { purpose: 'onboarding-enrollment', subject: enrollment.tokenHash } as const;
+      return issueFaceChallenge(ctx, customer, binding, policy.livenessWorkflow);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { decryptEnvelope, type Envelope, type EnvelopeOpeningKey } from '../../crypto/envelope.js';
 import { FACE_ALGORITHMS } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
+import { checkFollowsChallenge, type TimedChallenge } from '../../engines/liveness/liveness-challenge.js';
 import { parseLivenessRequest, type FrameReader } from '../../engines/liveness/liveness-request.js';
 import {
   analyzeFrames,
@@ -25,17 +26,24 @@ export interface FaceCheck {
 /**
  * Runs a face sample of addFace or verifyFace: opens each frame's envelope with the onboarding key, runs
  * passive liveness with the customer's workflow (the package's own `workflow` and security level are
- * not trusted: a client could lower them), and takes the F500 template in the same engine pass.
+ * not trusted: a client could lower them), and takes the F500 template in the same engine pass. With a
+ * `challenge` (already spent by the caller), the sample must follow it before any frame is analysed.
  *
  * @example
  * const check = await checkFaceSample(engine, body.faceLivenessData, { workflow: 'hotel2', envelopeKey, context });
  * if (check.live && check.template) ...
- * @throws {ApiError} 400 for an unreadable envelope or frame (LivenessInputError, EnvelopeError)
+ * @throws {ApiError} 400 for an unreadable envelope or frame (LivenessInputError, EnvelopeError);
+ *   {@link LivenessInputError} -6 for a sample that does not follow its challenge
  */
 export async function checkFaceSample(
   engine: FaceEngine,
   data: FaceLivenessData,
-  options: { workflow: string; envelopeKey: EnvelopeOpeningKey; context: LivenessContext },
+  options: {
+    workflow: string;
+    envelopeKey: EnvelopeOpeningKey;
+    context: LivenessContext;
+    challenge?: TimedChallenge | undefined;
+  },
 ): Promise<FaceCheck> {
   const { workflow_data: sent, meta_data: meta } = data.video;
   const request = await parseLivenessRequest(
@@ -43,6 +51,9 @@ export async function checkFaceSample(
     meta,
     envelopeFrameReader(options.envelopeKey),
   );
+  const { challenge, context } = options;
+  if (challenge !== undefined)
+    checkFollowsChallenge(challenge, request, [], { now: context.now, maxSkewMs: context.maxSkewMs });
   const frames = await analyzeFrames(engine, request, FACE_ALGORITHMS.F500.embeddings.views);
   const liveness = decidePassiveLiveness(request, frames, options.context);
   const vectors = frames.flatMap((frame) => {

@@ -6,16 +6,21 @@ import { accessVerifier } from './access.js';
 import { requireAccess } from './authenticated-scope.js';
 import { authenticationFlow } from './authentication.js';
 import { authenticationRoutes } from './authentication-routes.js';
+import { challengeRoutes } from './challenge-routes.js';
 import { enrollmentFlow } from './enrollment.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
 import { registrationCodeThrottle } from './registration-code-throttle.js';
 import { onboardingContext } from './onboarding-context.js';
+import { sessionAccessVerifier } from './session-access.js';
+import { confineToSession } from './session-confinement.js';
+import { sessionContext } from './session-context.js';
+import { sessionRoutes } from './session-routes.js';
 import { tokenSigner } from './token-signer.js';
 import { tokenRoutes } from './token-routes.js';
 
 /**
- * Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment and
- * client-initiated authentication.
+ * Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment,
+ * authentication, and the QR hand-over of either to the user's phone.
  */
 export const onboardingService: ServiceDefinition = {
   name: 'onboarding',
@@ -33,12 +38,17 @@ export const onboardingService: ServiceDefinition = {
     await tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
     const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
-    // Every call below carries the bearer token and the API key of one customer.
+    const sessions = sessionContext(deps, app.log);
+    await sessionRoutes(app, deps, sessions, verifyAccess);
+    // Every call below carries the bearer token and the API key of one customer, or a QR session's
+    // (its key and validateSession's accessToken), confined to that session.
     const codeThrottle = await registrationCodeThrottle(app, deps.throttleStore, deps.config.throttle);
     await app.register((scope, _options, done) => {
-      requireAccess(scope, verifyAccess);
+      requireAccess(scope, verifyAccess, sessionAccessVerifier(sessions));
+      confineToSession(scope, sessions);
       enrollmentRoutes(scope, enrollmentFlow(context), deps.envelopeKeys.key('onboarding').publicKeyPem, codeThrottle);
       authenticationRoutes(scope, authenticationFlow(context), codeThrottle);
+      challengeRoutes(scope, enrollmentFlow(context), authenticationFlow(context));
       done();
     });
   },

@@ -1,6 +1,9 @@
 import type { TemplateSealer } from '../../crypto/template-sealing.js';
+import type { TimedChallenge } from '../../engines/liveness/liveness-challenge.js';
 import { livenessContext } from '../../engines/liveness/passive-liveness.js';
+import type { LivenessChallengeSettings } from '../../server/config.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
+import { livenessChallengesRepository, type LivenessChallengesRepository } from '../../store/liveness-challenges.js';
 import {
   onboardingAuthenticationsRepository,
   type OnboardingAuthenticationsRepository,
@@ -27,8 +30,14 @@ export interface OnboardingContext {
   readonly events: OnboardingEventsRepository;
   /** Seals face templates and HMAC device secrets at rest. */
   readonly sealer: TemplateSealer;
-  /** Liveness of a face sample under the customer's `workflow`, and its F500 template ({@link checkFaceSample}). */
-  readonly checkFace: (data: FaceLivenessData, workflow: string) => Promise<FaceCheck>;
+  /**
+   * Liveness of a face sample under the customer's `workflow`, and its F500 template ({@link checkFaceSample});
+   * with a `challenge`, the sample must follow it.
+   */
+  readonly checkFace: (data: FaceLivenessData, workflow: string, challenge?: TimedChallenge) => Promise<FaceCheck>;
+  /** Server-issued challenges bound to one enrollment or authentication (face-challenge.ts), and their settings. */
+  readonly challenges: LivenessChallengesRepository;
+  readonly challengeSettings: LivenessChallengeSettings;
   readonly enrollmentTtlMs: number;
   readonly authTtlMs: number;
   readonly now: () => Date;
@@ -52,12 +61,15 @@ export function onboardingContext(deps: ServiceDependencies, now: () => Date = (
     sealer: deps.templateSealer,
     // The onboarding pair opens the frame envelopes (its public half is what `GET /getPublicKey` serves);
     // frames sealed for another purpose (face liveness's key) do not open.
-    checkFace: (data, workflow) =>
+    checkFace: (data, workflow, challenge) =>
       checkFaceSample(deps.faceEngine(), data, {
         workflow,
         envelopeKey: deps.envelopeKeys.key('onboarding'),
         context: livenessContext(deps.config, now().getTime()),
+        challenge,
       }),
+    challenges: livenessChallengesRepository(db),
+    challengeSettings: deps.config.livenessChallenge,
     enrollmentTtlMs: deps.config.enrollmentTtlSeconds * 1000,
     authTtlMs: deps.config.authTtlSeconds * 1000,
     now,

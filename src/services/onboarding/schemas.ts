@@ -69,6 +69,11 @@ export const FaceLivenessData = Type.Object({
         rotation: Type.Optional(Type.Number({ description: '0, 90, 180 or 270' })),
         frames: Type.Array(Frame, { minItems: 1, maxItems: 10 }),
         timestamp: Type.Optional(Type.Number()),
+        challenge: Type.Optional(
+          Token(
+            'extension: the nonce of the enrollment or authentication challenge call; the sample must then follow it',
+          ),
+        ),
       },
       { additionalProperties: true },
     ),
@@ -166,4 +171,23 @@ export const VerifyFaceResponse = Type.Object({
     biometricMatchResultList: Type.Array(MatchItem),
     matchingMinutia: Type.Null(),
   }),
+});
+
+export const EnrollmentChallengeRequest = Type.Object({ enrollmentToken: Token('from enroll, device added') });
+export type EnrollmentChallengeRequest = Static<typeof EnrollmentChallengeRequest>;
+
+export const AuthenticationChallengeRequest = Type.Object({ authToken: Token('from authenticate, device verified') });
+export type AuthenticationChallengeRequest = Static<typeof AuthenticationChallengeRequest>;
+
+export const FaceChallengeResponse = Type.Object({
+  challenge: Type.String({
+    description: 'single-use nonce: send it as faceLivenessData.video.workflow_data.challenge of this flow only',
+  }),
+  workflow: Type.String({ description: "the customer's liveness workflow the sample is judged under" }),
+  screenColours: Type.Array(Type.String(), {
+    description: 'charlie: show these colours in this order, tag each frame with the one on screen; else empty',
+  }),
+  issuedAt: Type.Number({ description: 'milliseconds since 1970' }),
+  expiresAt: Type.Number({ description: 'milliseconds since 1970: the sample must arrive before' }),
+  expiresIn: Type.Integer({ description: 'seconds from issuance to expiry' }),
 });

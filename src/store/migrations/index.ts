@@ -6,6 +6,8 @@ import * as customers from './003-tenants.js';
 import * as enrollments from './004-enrollments.js';
 import * as customerScope from './005-customer-scope.js';
 import * as adminKeys from './006-admin-keys.js';
+import * as livenessChallenges from './007-liveness-challenges.js';
+import * as onboardingSessions from './008-onboarding-sessions.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -20,6 +22,8 @@ export const migrationProvider: MigrationProvider = {
       '004-enrollments': enrollments,
       '005-customer-scope': customerScope,
       '006-admin-keys': adminKeys,
+      '007-liveness-challenges': livenessChallenges,
+      '008-onboarding-sessions': onboardingSessions,
     });
   },
 };

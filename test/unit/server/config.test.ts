@@ -12,12 +12,20 @@ describe('loadConfig', () => {
     assert.equal(config.usageFlushIntervalMs, 1000);
     assert.equal(config.usageCounting, true);
     assert.equal(config.adminConfirmCode, undefined);
-    assert.equal(config.faceDetector, 'tfjs');
+    assert.equal(config.faceDetector, 'onnx');
+    assert.equal(config.padModel, 'onnx');
+  });
+
+  it('reads the PAD model', () => {
+    assert.equal(loadConfig({ VERIPORT_PAD_MODEL: 'handmade' }).padModel, 'handmade');
+    assert.equal(loadConfig({ VERIPORT_PAD_MODEL: ' ONNX ' }).padModel, 'onnx');
+    assert.equal(loadConfig({ VERIPORT_PAD_MODEL: '' }).padModel, 'onnx');
   });
 
   it('reads the face detector', () => {
     assert.equal(loadConfig({ VERIPORT_FACE_DETECTOR: 'onnx' }).faceDetector, 'onnx');
     assert.equal(loadConfig({ VERIPORT_FACE_DETECTOR: ' TFJS ' }).faceDetector, 'tfjs');
+    assert.equal(loadConfig({ VERIPORT_FACE_DETECTOR: '  ' }).faceDetector, 'onnx');
   });
 
   it('lets flags win over the environment', () => {
@@ -63,6 +71,7 @@ describe('loadConfig', () => {
       { VERIPORT_FACE_DETECTOR: 'opencv' },
       /VERIPORT_FACE_DETECTOR must be one of tfjs, onnx/,
     ],
+    ['an unknown PAD model', { VERIPORT_PAD_MODEL: 'cnn' }, /VERIPORT_PAD_MODEL must be one of onnx, handmade .*'cnn'/],
     ['an unknown authentication mode', { VERIPORT_AUTH: 'optional' }, /VERIPORT_AUTH must be required or off/],
     [
       'a short template key',

@@ -130,7 +130,7 @@ describe('face pipeline with the ONNX detector', () => {
   it('gives the same face and recognition embedding as with the TF.js detector', async () => {
     const image = await decodeImage(await portrait('anna'));
     const [tfjs, onnx] = await Promise.all([
-      FacePipeline.load(DEFAULT_PIPELINE_CONFIG),
+      FacePipeline.load({ ...DEFAULT_PIPELINE_CONFIG, detector: 'tfjs' }),
       FacePipeline.load({ ...DEFAULT_PIPELINE_CONFIG, detector: 'onnx' }),
     ]);
     const want = await tfjs.analyze(image, { views: [PLAIN_VIEW], description: false });

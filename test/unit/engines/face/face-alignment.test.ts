@@ -5,8 +5,50 @@ import {
   DEFAULT_CROP_GEOMETRY,
   meanShapeTransform,
   sampleCrop,
+  sampleRegion,
+  type CropTransform,
   type FaceKeyPoints,
 } from '../../../../src/engines/face/face-alignment.js';
+import type { RgbImage } from '../../../../src/engines/face/raster.js';
+
+/**
+ * The sampler's definition, written plainly: each crop pixel averages k×k bilinear samples of the image
+ * at a·u − b·v + tx, b·u + a·v + ty, positions clamped into the image (edge pixels repeat).
+ */
+function referenceSample(
+  image: RgbImage,
+  t: Omit<CropTransform, 'size'>,
+  width: number,
+  height: number,
+  mirrored: boolean,
+  k: number,
+): number[] {
+  const at = (x: number, y: number, c: number) => image.data[(y * image.width + x) * 3 + c]!;
+  const out: number[] = [];
+  for (let v = 0; v < height; v++) {
+    for (let u = 0; u < width; u++) {
+      const sums = [0, 0, 0];
+      for (let j = 0; j < k; j++) {
+        for (let i = 0; i < k; i++) {
+          const su = (mirrored ? width - 1 - u : u) + (i + 0.5) / k - 0.5;
+          const sv = v + (j + 0.5) / k - 0.5;
+          const x = Math.min(Math.max(t.a * su - t.b * sv + t.tx, 0), image.width - 1);
+          const y = Math.min(Math.max(t.b * su + t.a * sv + t.ty, 0), image.height - 1);
+          const [x0, y0] = [Math.floor(x), Math.floor(y)];
+          const [x1, y1] = [Math.min(x0 + 1, image.width - 1), Math.min(y0 + 1, image.height - 1)];
+          const [fx, fy] = [x - x0, y - y0];
+          for (let c = 0; c < 3; c++) {
+            const top = at(x0, y0, c) * (1 - fx) + at(x1, y0, c) * fx;
+            const bottom = at(x0, y1, c) * (1 - fx) + at(x1, y1, c) * fx;
+            sums[c]! += top * (1 - fy) + bottom * fy;
+          }
+        }
+      }
+      out.push(...sums.map((sum) => sum / (k * k)));
+    }
+  }
+  return out;
+}
 
 /** Where a crop pixel lands in the image. */
 function toImage(t: ReturnType<typeof cropTransform>, u: number, v: number): [number, number] {
@@ -91,5 +133,32 @@ describe('face alignment', () => {
     assert.deepEqual([crop[0], crop[3]], [0, 150]);
     const mirrored = sampleCrop(image, identity, true);
     assert.deepEqual([mirrored[0], mirrored[3]], [150, 0]);
+  });
+
+  it('samples as its plain definition: turned, scaled, clamped at the edges, mirrored and supersampled', () => {
+    let seed = 11;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const image = { width: 37, height: 23, data: Uint8Array.from({ length: 37 * 23 * 3 }, () => random() * 256) };
+    const transforms = [
+      { a: 0.9, b: 0.2, tx: 5.3, ty: 2.7 },
+      // Partly outside the image (clamped), turned the other way, enlarged.
+      { a: 1.7, b: -0.6, tx: -6.2, ty: 9.1 },
+      // Axis-aligned, landing on whole pixels up to the last row and column.
+      { a: 1, b: 0, tx: 0, ty: 0 },
+    ];
+    for (const t of transforms) {
+      for (const [width, height, mirrored, k] of [
+        [40, 24, false, 1],
+        [17, 29, true, 1],
+        [12, 9, false, 3],
+        [11, 8, true, 2],
+      ] as const) {
+        const got = sampleRegion(image, t, width, height, mirrored, k);
+        const expected = referenceSample(image, t, width, height, mirrored, k);
+        assert.equal(got.length, expected.length);
+        const worst = Math.max(...expected.map((value, i) => Math.abs(value - got[i]!)));
+        assert.ok(worst < 1e-3, `${JSON.stringify(t)} ${width}×${height} k=${k}: off by ${worst}`);
+      }
+    }
   });
 });

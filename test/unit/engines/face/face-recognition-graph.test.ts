@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FaceRecognitionNet } from '@vladmandic/face-api';
 import sharp from 'sharp';
+import { sampleCrop } from '../../../../src/engines/face/face-alignment.js';
+import { decodeImage } from '../../../../src/engines/face/image-decoding.js';
 import {
   FaceRecognizer,
   RECOGNIZER_DIMENSIONS,
@@ -60,5 +62,33 @@ describe('face recognition graph (ONNX, built from face-api weights)', () => {
     assert.ok(apart > 1e-2, `anna vs bella differ by at most ${apart}`);
     assert.deepEqual(await recognizer.embed([]), []);
     await assert.rejects(recognizer.embed([new Float32Array(10)]), RangeError);
+  });
+
+  it("embeds views cut from an image as the crops sampled one by one, a mirror sharing its view's samples", async () => {
+    const image = await decodeImage(await portrait('bella', { width: 300 }));
+    const side = RECOGNIZER_INPUT_SIZE;
+    const plain = { size: side, a: 1.1, b: 0.15, tx: 60, ty: 40 };
+    const closer = { ...plain, a: 1.0, b: 0.14 };
+    const views = [
+      { transform: plain, mirrored: false },
+      { transform: { ...plain }, mirrored: true },
+      { transform: closer, mirrored: false },
+      { transform: closer, mirrored: true },
+    ];
+    const recognizer = await FaceRecognizer.load();
+    const got = await recognizer.embedViews(image, views);
+    const expected = await recognizer.embed(views.map((v) => sampleCrop(image, v.transform, v.mirrored)));
+    assert.equal(got.length, 4);
+    got.forEach((vector, i) => {
+      const worst = Math.max(...vector.map((v, d) => Math.abs(v - expected[i]![d]!)));
+      assert.ok(worst < 1e-6, `view ${i}: largest difference ${worst}`);
+    });
+    // A mirror is a different input: its vector differs (the comparison above has teeth).
+    const mirrorApart = Math.max(...got[0]!.map((v, d) => Math.abs(v - got[1]![d]!)));
+    assert.ok(mirrorApart > 1e-3, `plain vs mirrored differ by at most ${mirrorApart}`);
+    await assert.rejects(
+      recognizer.embedViews(image, [{ transform: { ...plain, size: 100 }, mirrored: false }]),
+      RangeError,
+    );
   });
 });

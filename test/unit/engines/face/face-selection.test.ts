@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LEFT_EYE, RIGHT_EYE } from '../../../../src/engines/face/face-alignment.js';
 import type { FaceObservation } from '../../../../src/engines/face/face-pipeline.js';
 import {
   DEFAULT_SUBJECT_RULES,
@@ -14,16 +15,30 @@ import {
 /** A 640×480 photo: its diagonal is 800 px, so 40 px off the centre costs 0.3 × 0.1 = 0.03 of prominence. */
 const IMAGE = { width: 640, height: 480 };
 
-/** A face of box width `width` centred at (cx, cy), eyes 0.3 × width apart. */
-function face(spec: { cx?: number; cy?: number; width: number; score?: number; eyeGap?: number }): FaceObservation {
-  const { cx = 320, cy = 240, width, score = 0.95 } = spec;
+/**
+ * A face of box width `width` centred at (cx, cy), eyes 0.3 × width apart in the image; `eyeDepth`: how
+ * much nearer the camera (in FaceMesh's 192-px crop units, as the detector gives z) the right eye is than
+ * the left, as when the head is turned.
+ */
+function face(spec: {
+  cx?: number;
+  cy?: number;
+  width: number;
+  score?: number;
+  eyeGap?: number;
+  eyeDepth?: number;
+}): FaceObservation {
+  const { cx = 320, cy = 240, width, score = 0.95, eyeDepth = 0 } = spec;
   const eyeGap = spec.eyeGap ?? 0.3 * width;
+  const mesh = Array.from({ length: 468 }, (): readonly [number, number, number] => [cx, cy, 0]);
+  for (const i of RIGHT_EYE) mesh[i] = [cx - eyeGap / 2, cy, -eyeDepth / 2];
+  for (const i of LEFT_EYE) mesh[i] = [cx + eyeGap / 2, cy, eyeDepth / 2];
   return {
     box: [cx - width / 2, cy - width / 2, width, width],
     score,
     pose: { yaw: 0, pitch: 0, roll: 0 },
     keyPoints: { rightEye: [cx - eyeGap / 2, cy], leftEye: [cx + eyeGap / 2, cy], mouth: [cx, cy + eyeGap] },
-    mesh: [],
+    mesh,
     recognitionViews: [],
     description: undefined,
   };
@@ -102,7 +117,12 @@ describe('the subject rule: the dominant face', () => {
     const floor = DEFAULT_SUBJECT_RULES.minInterEyePixels;
     const small = selectSubjectFace([face({ width: 60, eyeGap: floor - 1 })], IMAGE);
     assert.ok(!small.ok && small.reason === 'face-too-small');
-    assert.match(small.message, new RegExp(`${floor - 1} pixels between the eyes, at least ${floor} needed`));
+    assert.match(
+      small.message,
+      new RegExp(
+        `${floor - 1} pixels between the eyes \\(a turned head counted as if it faced the camera\\), at least ${floor} needed`,
+      ),
+    );
     assert.match(small.message, new RegExp(`with ${SIZE_FLOOR_EVIDENCE.belowPixels} px between the eyes F500 misses`));
     const atFloor = selectSubjectFace([face({ width: 60, eyeGap: floor })], IMAGE);
     assert.ok(atFloor.ok && atFloor.interEyePixels === floor);
@@ -110,6 +130,21 @@ describe('the subject rule: the dominant face', () => {
     assert.ok(
       selectSubjectFace([face({ width: 60, eyeGap: 8 })], IMAGE, { ...DEFAULT_SUBJECT_RULES, minInterEyePixels: 0 }).ok,
     );
+  });
+
+  it('measures a turned head between the eyes in 3-D: 12 px apart in the image, 20 px as if facing the camera', () => {
+    // As a dev-set photo of a head turned 0.7 rad: 12.1 px between the eyes in the image, 22.3 in 3-D.
+    // A 76-px box: its 192-px mesh crop makes a depth of 16 / (76 / 192) = 40.4 crop units 16 image pixels.
+    const turned = face({ width: 76, eyeGap: 12, eyeDepth: 16 / (76 / 192) });
+    const subject = selectSubjectFace([turned], IMAGE);
+    assert.ok(subject.ok, subject.ok ? '' : subject.message);
+    assert.ok(Math.abs(subject.interEyePixels - 20) < 1e-9);
+    // The same eyes without depth (a frontal face that small) stay under the floor.
+    const frontal = selectSubjectFace([face({ width: 76, eyeGap: 12 })], IMAGE);
+    assert.ok(!frontal.ok && frontal.reason === 'face-too-small');
+    // The depth is scaled by the box's larger side (a box clipped on one side by the image edge keeps the other).
+    const clipped = selectSubjectFace([{ ...turned, box: [0, 202, 40, 76] as const }], IMAGE);
+    assert.ok(clipped.ok && Math.abs(clipped.interEyePixels - 20) < 1e-9);
   });
 });
 

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import type { WorkerAnalysis } from '../../../../src/engines/face/face-analysis-types.js';
 import type { FaceFrameMeasures } from '../../../../src/engines/liveness/frame-measures.js';
 import type { Rgb } from '../../../../src/engines/liveness/light-trace.js';
-import { padThreshold, scoreFrr } from '../../../../src/engines/liveness/pad-calibration.js';
+import {
+  levelThreshold,
+  padCalibration,
+  padThreshold,
+  scoreFrr,
+} from '../../../../src/engines/liveness/pad-calibration.js';
 import { padScore } from '../../../../src/engines/liveness/pad-classifier.js';
 import {
   decidePassiveLiveness,
@@ -76,7 +81,7 @@ describe('passive liveness: a live sequence', () => {
     assert.equal(result.decision, 'LIVE');
     assert.equal(result.score, 100);
     assert.deepEqual(result.feedback, []);
-    assert.equal(result.score_frr, round(scoreFrr(pLive)));
+    assert.equal(result.score_frr, round(scoreFrr(pLive, padCalibration('handmade'))));
     assert.equal(result.decision_info.PAD.status, 'PASS');
     const attack = round((1 - pLive) / 3);
     assert.deepEqual(result.decision_info.PAD.spoof_type_probability, {
@@ -177,7 +182,7 @@ describe('passive liveness: presentation attacks', () => {
     assert.equal(result.decision, 'SPOOF');
     assert.equal(result.score, 0);
     assert.deepEqual(result.feedback, ['PRESENTATION_ATTACK_SUSPECTED']);
-    assert.equal(result.score_frr, round(scoreFrr(pLive)));
+    assert.equal(result.score_frr, round(scoreFrr(pLive, padCalibration('handmade'))));
     assert.equal(result.decision_info.PAD.status, 'FAIL');
     assert.equal(result.decision_info.PAD.spoof_type_probability.PHOTO, round((1 - pLive) / 3));
   });
@@ -188,13 +193,45 @@ describe('passive liveness: presentation attacks', () => {
   });
 
   it('judges P(live) at the threshold of the security level, digit or override', () => {
-    const level2 = padThreshold(TARGET_BPCER_BY_LEVEL[1]!);
-    const level6 = padThreshold(TARGET_BPCER_BY_LEVEL[5]!);
+    const level2 = padThreshold(TARGET_BPCER_BY_LEVEL[1]!, padCalibration('handmade'));
+    const level6 = padThreshold(TARGET_BPCER_BY_LEVEL[5]!, padCalibration('handmade'));
     assert.ok(level2 < level6, `${level2} < ${level6}`);
     const between = liveFrames(1, () => ({ padFeatures: padFeaturesScoring((level2 + level6) / 2) }));
     assert.equal(decide('hotel2', between).decision, 'LIVE');
     assert.equal(decide('hotel6', between).decision, 'SPOOF');
     assert.equal(decide('hotel2', between, { securityLevel: 6 }).decision, 'SPOOF');
+  });
+});
+
+describe('passive liveness: the PAD model of the context', () => {
+  /** The ONNX model's output for a face it gives P(live) `pLive`. */
+  const padNet = (pLive: number) => ({ padNet: { probabilities: [pLive, 1 - pLive, 0] as const, pLive } });
+  const withModel = (frames: readonly WorkerAnalysis[], model: 'onnx' | 'handmade', workflow = 'foxtrot4') =>
+    decidePassiveLiveness(livenessRequest(workflow, frames.length), frames, context(new Map(), model));
+
+  it('decides on the ONNX model’s P(live) with the onnx setting, on the hand-made features with handmade', () => {
+    // Features the hand-made classifier calls live, an ONNX output that calls them an attack, and the reverse.
+    const onnxSaysSpoof = liveFrames(3, () => ({ padFeatures: LIVE_PAD, ...padNet(0.01) }));
+    const onnxSaysLive = liveFrames(3, () => ({ padFeatures: SPOOF_PAD, ...padNet(0.99) }));
+    assert.equal(withModel(onnxSaysSpoof, 'onnx').decision, 'SPOOF');
+    assert.equal(withModel(onnxSaysSpoof, 'handmade').decision, 'LIVE');
+    const live = withModel(onnxSaysLive, 'onnx');
+    assert.equal(live.decision, 'LIVE');
+    assert.equal(live.score_frr, round(scoreFrr(0.99, padCalibration('onnx'))));
+    assert.equal(withModel(onnxSaysLive, 'handmade').decision, 'SPOOF');
+  });
+
+  it('judges the ONNX P(live) at the ONNX model’s thresholds of the level', () => {
+    const onnx = padCalibration('onnx');
+    const [level2, level6] = [levelThreshold(2, onnx), levelThreshold(6, onnx)];
+    assert.ok(level2 < level6, `${level2} < ${level6}`);
+    const between = liveFrames(1, () => padNet((level2 + level6) / 2));
+    assert.equal(withModel(between, 'onnx', 'hotel2').decision, 'LIVE');
+    assert.equal(withModel(between, 'onnx', 'hotel6').decision, 'SPOOF');
+  });
+
+  it('refuses to decide with the ONNX model on frames the face engine did not score with it', () => {
+    assert.throws(() => withModel(liveFrames(1), 'onnx', 'hotel4'), /did not run the ONNX PAD model/);
   });
 });
 

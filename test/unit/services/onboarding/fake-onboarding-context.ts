@@ -17,6 +17,9 @@ import {
   type OnboardingPolicy,
 } from '../../../../src/store/onboarding-policies.js';
 import type { OnboardingUser, OnboardingUsersRepository } from '../../../../src/store/onboarding-users.js';
+import type { TimedChallenge } from '../../../../src/engines/liveness/liveness-challenge.js';
+import type { LivenessChallengeSettings } from '../../../../src/server/config.js';
+import type { LivenessChallengesRepository, StoredChallenge } from '../../../../src/store/liveness-challenges.js';
 
 /** What the fake face check answers next: the liveness decision and the template (absent: no usable face). */
 export interface FakeFace {
@@ -33,6 +36,10 @@ export interface FakeOnboarding {
   readonly events: OnboardingEvent[];
   /** The workflows the face check was called with, in order. */
   readonly faceChecks: string[];
+  /** The challenge each face check was given (undefined: none), in order. */
+  readonly faceChallenges: Array<TimedChallenge | undefined>;
+  /** Challenge settings the flows read; a test may change them. */
+  readonly challengeSettings: { ttlMs: number; maxOpen: number; required: boolean };
   /** The answer of the next face checks. */
   face: FakeFace;
   setPolicy(customer: string, changes: Partial<OnboardingPolicy>): void;
@@ -70,6 +77,36 @@ export function fakeOnboarding(): FakeOnboarding {
   const policies = new Map<string, OnboardingPolicy>();
   const events: OnboardingEvent[] = [];
   const faceChecks: string[] = [];
+  const faceChallenges: Array<TimedChallenge | undefined> = [];
+  const challengeSettings = { ttlMs: 60_000, maxOpen: 1000, required: false };
+  // The store's rules: keyed by customer and nonce; used once, before expiry, only where bound.
+  const challenges = new Map<string, StoredChallenge & { used: boolean }>();
+  let nonces = 0;
+  const challengesRepository: LivenessChallengesRepository = {
+    issue(challenge, maxOpen) {
+      const at = challenge.issuedAt.getTime();
+      for (const [id, open] of challenges)
+        if (open.customer === challenge.customer && open.subject === challenge.subject && !open.used)
+          challenges.delete(id);
+      const open = [...challenges.values()].filter(
+        (c) => c.customer === challenge.customer && !c.used && c.expiresAt.getTime() > at,
+      );
+      if (open.length >= maxOpen) return Promise.resolve(undefined);
+      const nonce = `nonce-${++nonces}`;
+      challenges.set(key(challenge.customer, nonce), { ...challenge, used: false });
+      return Promise.resolve(nonce);
+    },
+    redeem(customer, nonce, binding, at) {
+      const row = challenges.get(key(customer, nonce));
+      if (row === undefined) return Promise.resolve({ ok: false, reason: 'unknown' } as const);
+      if (row.purpose !== binding.purpose || row.subject !== binding.subject)
+        return Promise.resolve({ ok: false, reason: 'elsewhere' } as const);
+      if (row.used) return Promise.resolve({ ok: false, reason: 'used' } as const);
+      if (row.expiresAt <= at) return Promise.resolve({ ok: false, reason: 'expired' } as const);
+      row.used = true;
+      return Promise.resolve({ ok: true, challenge: row } as const);
+    },
+  };
 
   const usersRepository: OnboardingUsersRepository = {
     find: (customer, username) => Promise.resolve(users.get(key(customer, username))?.user),
@@ -189,19 +226,24 @@ export function fakeOnboarding(): FakeOnboarding {
       policies: policiesRepository,
       events: eventsRepository,
       sealer: templateSealer(randomBytes(32)),
-      checkFace: (_data, workflow) => {
+      checkFace: (_data, workflow, challenge) => {
         faceChecks.push(workflow);
+        faceChallenges.push(challenge);
         return Promise.resolve(faceCheck(fake.face));
       },
       enrollmentTtlMs: ENROLLMENT_TTL_MS,
       authTtlMs: AUTH_TTL_MS,
       now: () => new Date(now),
+      challenges: challengesRepository,
+      challengeSettings: challengeSettings satisfies LivenessChallengeSettings,
     },
     users,
     enrollments,
     authentications,
     events,
     faceChecks,
+    faceChallenges,
+    challengeSettings,
     face: { decision: 'LIVE', template: faceVector(0) },
     setPolicy(customer, changes) {
       void policiesRepository.set(customer, changes);

@@ -1,0 +1,152 @@
+import type { LumaWindow } from './luma-window.js';
+import type { Registration } from './window-registration.js';
+
+/**
+ * Temporal sensor noise. Every frame a camera delivers carries fresh noise — photon shot noise and read
+ * noise, independent from frame to frame, at a level set by the exposure (about 1-3 levels of 8-bit
+ * luma for a phone indoors). Frames made from one still picture (re-encoded, shifted, scaled,
+ * brightened) share one frozen copy of whatever noise the picture had: once registered onto each other
+ * they differ only by the re-encoding, an error set by the JPEG quantisation tables.
+ *
+ * Read on the native-resolution middle of the face (luma-window.ts), registered frame to frame
+ * (window-registration.ts), in a band of spatial frequencies: the residual's 3×3 mean less its 9×9
+ * mean (slow light changes and the last hundredths of a pixel of misregistration do not count), on
+ * the smoother half of the face (edges, where registration error concentrates, do not count). For
+ * white noise of standard deviation σ in both frames that band holds 2σ²·(1/9 − 1/81): the estimate is
+ * σ, the noise each frame carries on its own.
+ */
+
+/** Sides of the two boxes whose difference is the band. */
+const INNER = 3;
+const OUTER = 9;
+/** Share of the registered pixels, the smoothest, the noise is read from. */
+const SMOOTH_SHARE = 0.5;
+
+/**
+ * What a re-encoded still leaves, as a function of the JPEG quantisation: FLOOR_BASE + FLOOR_SLOPE·s,
+ * s the RMS of the 10 lowest-frequency luminance steps (1.3 at quality 95, 2.7 at 90, 5.4 at 80, 8.0
+ * at 70). Fitted on the attack suite's highest band noise per quality (npm run eval -- liveness-attacks).
+ */
+export const NOISE_FLOOR = { base: 0.56, slope: 0.19 } as const;
+/** The noise a camera frame must show above that floor: the signal fails below margin × floor. */
+export const NOISE_MARGIN = 1.25;
+/** Floor of a lossless frame (PNG): resampling and 8-bit rounding alone. */
+const LOSSLESS_STEPS = 1;
+
+/**
+ * The per-frame temporal noise of a registered pair: standard deviation in luma levels (0..255), read
+ * in the band on the reference's smoother half; undefined when too few pixels were registered.
+ *
+ * @example
+ * bandNoise(reference.window, registerWindows(reference.window, moving.window, start)); // ~1.8 for a camera
+ */
+export function bandNoise(reference: LumaWindow, registration: Registration): number | undefined {
+  const { width, height } = reference;
+  const inner = boxMeans(registration.residual, width, height, INNER);
+  const outer = boxMeans(registration.residual, width, height, OUTER);
+  const smoothness = gradientMagnitude(reference);
+  const usable: number[] = [];
+  for (let i = 0; i < inner.length; i++) {
+    if (!Number.isNaN((inner[i] ?? Number.NaN) - (outer[i] ?? Number.NaN))) usable.push(i);
+  }
+  if (usable.length < 256) return undefined;
+  // The smoother half: below the median gradient, the median read off a sample of the pixels.
+  const stride = Math.max(1, Math.floor(usable.length / 2048));
+  const sample = Float64Array.from({ length: Math.floor(usable.length / stride) }, (_, k) =>
+    smoothness[usable[k * stride] ?? 0] ?? 0,
+  ).sort();
+  const limit = sample[Math.floor(sample.length * SMOOTH_SHARE)] ?? 0;
+  let energy = 0;
+  let count = 0;
+  for (const i of usable) {
+    if ((smoothness[i] ?? 0) > limit) continue;
+    energy += ((inner[i] ?? 0) - (outer[i] ?? 0)) ** 2;
+    count++;
+  }
+  return Math.sqrt(energy / count / (2 * (1 / INNER ** 2 - 1 / OUTER ** 2)));
+}
+
+/**
+ * The noise a re-encoding alone leaves in a frame with this luminance quantisation table (zig-zag
+ * order, jpeg-quantisation.ts); a lossless frame's when there is none.
+ *
+ * @example
+ * reencodingFloor(lumaQuantisation(frameBytes)); // ~1.06 for a JPEG of quality 90
+ */
+export function reencodingFloor(table: Uint16Array | undefined): number {
+  let steps = LOSSLESS_STEPS;
+  if (table !== undefined) {
+    let sum = 0;
+    for (let k = 0; k < 10; k++) sum += (table[k] ?? 1) ** 2;
+    steps = Math.sqrt(sum / 10);
+  }
+  return NOISE_FLOOR.base + NOISE_FLOOR.slope * steps;
+}
+
+/**
+ * The signal: FAIL when some consecutive pair of frames holds less fresh noise than NOISE_MARGIN times
+ * what re-encoding the pair's coarser frame leaves (a still replayed); PASS when every measured pair
+ * holds more; ERROR when no pair could be measured (fewer than two faces, nothing registered).
+ *
+ * @example
+ * temporalNoiseStatus([{ noise: 1.8, floor: 1.06 }, { noise: 1.7, floor: 1.06 }]); // 'PASS'
+ * temporalNoiseStatus([{ noise: 0.4, floor: 1.06 }, { noise: 1.7, floor: 1.06 }]); // 'FAIL'
+ */
+export function temporalNoiseStatus(
+  pairs: ReadonlyArray<{ readonly noise: number | undefined; readonly floor: number }>,
+): 'PASS' | 'FAIL' | 'ERROR' {
+  const measured = pairs.filter((p): p is { noise: number; floor: number } => p.noise !== undefined);
+  if (measured.length === 0) return 'ERROR';
+  return measured.some((p) => p.noise < NOISE_MARGIN * p.floor) ? 'FAIL' : 'PASS';
+}
+
+/**
+ * Mean over a side×side box around each pixel (odd sides centred), from summed-area tables; NaN where
+ * the box holds a NaN or leaves the window.
+ */
+function boxMeans(map: Float32Array, width: number, height: number, side: number): Float32Array {
+  const stride = width + 1;
+  const sums = new Float64Array(stride * (height + 1));
+  const gaps = new Float64Array(stride * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let rowSum = 0;
+    let rowGaps = 0;
+    for (let x = 0; x < width; x++) {
+      const v = map[y * width + x] ?? Number.NaN;
+      if (Number.isNaN(v)) rowGaps++;
+      else rowSum += v;
+      const at = (y + 1) * stride + x + 1;
+      sums[at] = (sums[at - stride] ?? 0) + rowSum;
+      gaps[at] = (gaps[at - stride] ?? 0) + rowGaps;
+    }
+  }
+  const r = (side - 1) / 2;
+  const out = new Float32Array(map.length).fill(Number.NaN);
+  const box = (table: Float64Array, x: number, y: number) =>
+    (table[(y + r + 1) * stride + x + r + 1] ?? 0) -
+    (table[(y - r) * stride + x + r + 1] ?? 0) -
+    (table[(y + r + 1) * stride + x - r] ?? 0) +
+    (table[(y - r) * stride + x - r] ?? 0);
+  for (let y = r; y < height - r; y++) {
+    for (let x = r; x < width - r; x++) {
+      if (box(gaps, x, y) > 0) continue;
+      out[y * width + x] = box(sums, x, y) / (side * side);
+    }
+  }
+  return out;
+}
+
+/** Squared gradient of the window after a 3×3 mean (so noise does not make a smooth patch look textured). */
+function gradientMagnitude(w: LumaWindow): Float32Array {
+  const { width, height } = w;
+  const smooth = boxMeans(w.data, width, height, 3);
+  const out = new Float32Array(w.data.length).fill(Number.POSITIVE_INFINITY);
+  for (let y = 2; y < height - 2; y++) {
+    for (let x = 2; x < width - 2; x++) {
+      const i = y * width + x;
+      // Squared: only the order matters.
+      out[i] = ((smooth[i + 1] ?? 0) - (smooth[i - 1] ?? 0)) ** 2 + ((smooth[i + width] ?? 0) - (smooth[i - width] ?? 0)) ** 2;
+    }
+  }
+  return out;
+}

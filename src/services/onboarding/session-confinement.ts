@@ -1,0 +1,159 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../../crypto/secret-hash.js';
+import { clientError } from '../../server/errors/api-error.js';
+import type { OnboardingSession, SessionMethod, SessionState } from '../../store/onboarding-sessions.js';
+import type { SessionContext } from './session-context.js';
+import { sameHex } from './session-credentials.js';
+
+/** What a call made with a session's credentials may do, and what its answer moves the session to. */
+interface SessionRule {
+  /** The method the session must hand over; `any` for the public key. */
+  readonly method: SessionMethod | 'any';
+  /** Why the body is not this session's (403), or undefined. */
+  readonly check?: (ctx: SessionContext, session: OnboardingSession, body: unknown) => Promise<string | undefined>;
+  /** After a 200: what the session records of the answer. */
+  readonly after?: (ctx: SessionContext, session: OnboardingSession, answer: unknown) => Promise<unknown>;
+}
+
+/** The enrollmentToken / authToken of the body must be the one this session's enroll / authenticate issued. */
+const runsSessionFlow =
+  (field: 'enrollmentToken' | 'authToken') =>
+  (_ctx: SessionContext, session: OnboardingSession, body: unknown): Promise<string | undefined> => {
+    const token = textField(body, field);
+    const ours =
+      token !== undefined && session.flowTokenHash !== undefined && sameHex(sha256Hex(token), session.flowTokenHash);
+    return Promise.resolve(ours ? undefined : `the ${field} is not the one of this session`);
+  };
+
+/** Records the token an answer issued as the session's flow. */
+const bindsFlow =
+  (field: 'enrollmentToken' | 'authToken') => (ctx: SessionContext, session: OnboardingSession, answer: unknown) => {
+    const token = textField(answer, field);
+    return token === undefined
+      ? Promise.resolve()
+      : ctx.sessions.bindFlow(session.customer, session.tokenHash, sha256Hex(token));
+  };
+
+/** Moves the session by the status field of a face step's answer: 2 complete, 0 failed, else a retry. */
+const settlesBy =
+  (field: 'enrollmentStatus' | 'authStatus') => (ctx: SessionContext, session: OnboardingSession, answer: unknown) => {
+    const status = numberField(answer, field);
+    const to: SessionState = status === 2 ? 'complete' : status === 0 ? 'failed' : 'face-captured';
+    return ctx.sessions.advance(session.customer, session.tokenHash, to);
+  };
+
+const advancesTo = (to: SessionState) => (ctx: SessionContext, session: OnboardingSession) =>
+  ctx.sessions.advance(session.customer, session.tokenHash, to);
+
+const authenticate: SessionRule = {
+  method: 'authenticate',
+  // A registration code of another user of the customer would start an authentication of that user.
+  async check(ctx, session, body) {
+    const code = textField(body, 'registrationCode');
+    const holder =
+      code === undefined ? undefined : await ctx.users.findByRegistrationCode(session.customer, sha256Hex(code));
+    return holder === undefined || holder.username === session.username
+      ? undefined // an unknown code is the flow's own 403
+      : "the registrationCode is not the session user's";
+  },
+  after: bindsFlow('authToken'),
+};
+const verifyDevice: SessionRule = {
+  method: 'authenticate',
+  check: runsSessionFlow('authToken'),
+  after: advancesTo('device-verified'),
+};
+const verifyFace: SessionRule = {
+  method: 'authenticate',
+  check: runsSessionFlow('authToken'),
+  after: settlesBy('authStatus'),
+};
+
+/** Every route a session's credentials open, by route template; any other is refused. */
+const RULES: ReadonlyMap<string, SessionRule> = new Map<string, SessionRule>([
+  ['/getPublicKey', { method: 'any' }],
+  [
+    '/onboarding/enrollment/enroll',
+    {
+      method: 'enroll',
+      check: (_ctx, session, body) =>
+        Promise.resolve(
+          textField(body, 'username') === session.username ? undefined : 'the username is not the session user',
+        ),
+      after: bindsFlow('enrollmentToken'),
+    },
+  ],
+  [
+    '/onboarding/enrollment/adddevice',
+    { method: 'enroll', check: runsSessionFlow('enrollmentToken'), after: advancesTo('device-added') },
+  ],
+  [
+    '/onboarding/enrollment/addFace',
+    { method: 'enroll', check: runsSessionFlow('enrollmentToken'), after: settlesBy('enrollmentStatus') },
+  ],
+  // The liveness challenge of the face step (issue 16), for the session's own flow only.
+  ['/onboarding/enrollment/challenge', { method: 'enroll', check: runsSessionFlow('enrollmentToken') }],
+  ['/onboarding/authentication/challenge', { method: 'authenticate', check: runsSessionFlow('authToken') }],
+  // Doc 1 endpoints 10-12: the QR-flow paths, and the client-initiated ones, which a phone may use alike.
+  ['/authenticate', authenticate],
+  ['/verifyDevice', verifyDevice],
+  ['/verifyFace', verifyFace],
+  ['/onboarding/authentication/authenticate', authenticate],
+  ['/onboarding/authentication/verifyDevice', verifyDevice],
+  ['/onboarding/authentication/verifyFace', verifyFace],
+]);
+
+/**
+ * Confines the calls made with a QR session's credentials (session-access.ts) to that session (RFC 10027:
+ * limited scope): only the calls of its method, only for its user (enroll's `username`, authenticate's
+ * `registrationCode`), only with the enrollmentToken / authToken the session itself started (403
+ * otherwise); and records the session's progress from each answer (started, device-added,
+ * device-verified, face-captured, complete, failed), which the portal reads. Calls with a customer's own
+ * credentials pass untouched. Register in the {@link requireAccess} scope, before its routes.
+ *
+ * @example
+ * requireAccess(scope, verifyAccess, sessionAccessVerifier(sessions));
+ * confineToSession(scope, sessions);
+ */
+export function confineToSession(scope: FastifyInstance, ctx: SessionContext): void {
+  const ruleOf = (request: FastifyRequest) => RULES.get(request.routeOptions.url ?? '');
+  scope.addHook('preHandler', async (request) => {
+    const session = request.onboardingSession;
+    if (session === null) return;
+    const rule = ruleOf(request);
+    const why =
+      rule === undefined
+        ? 'this call is not part of a QR session'
+        : rule.method !== 'any' && rule.method !== session.method
+          ? `this session hands over ${session.method}, not this call`
+          : await rule.check?.(ctx, session, request.body);
+    if (why === undefined) return;
+    await ctx.events.record({
+      customer: session.customer,
+      username: session.username,
+      event: `session ${request.routeOptions.url ?? request.url.split('?')[0] ?? ''}`,
+      outcome: 'refused',
+      detail: why,
+    });
+    throw clientError(403, why);
+  });
+  scope.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    const session = request.onboardingSession;
+    if (session !== null && reply.statusCode === 200) await ruleOf(request)?.after?.(ctx, session, payload);
+    return payload;
+  });
+}
+
+/** A string member of a (validated) body or answer, or undefined. */
+function textField(value: unknown, field: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const member: unknown = Reflect.get(value, field);
+  return typeof member === 'string' ? member : undefined;
+}
+
+/** A number member of an answer, or undefined. */
+function numberField(value: unknown, field: string): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const member: unknown = Reflect.get(value, field);
+  return typeof member === 'number' ? member : undefined;
+}
