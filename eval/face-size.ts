@@ -5,11 +5,12 @@
  * rescaled so that its subject has the given number of pixels between the eye centres (measured on the
  * image as sent, in 3-D as the size floor measures them: eye-distance.ts), and goes through the services'
  * path again: the face engine's analysis with F500's views and the subject rule (`selectSubjectFace`) with
- * its size floor lifted, so the floor itself is what is measured. For each size: the failures to acquire (FTA), and F200's and F500's FNMR at FMR 10^-3
- * (the matcher's, over acquired pairs, at that size's own threshold), FRR at FAR 10^-3 (a failure to
- * acquire counted as a non-match), and FNMR / FMR at the services' calibrated threshold for FMR 10^-3;
- * both photos of a pair at the size, and one at the size against the other at its own size. Writes
- * reports/face-size.{md,json}; the floor in DEFAULT_SUBJECT_RULES is chosen from it (docs/face-engine.md).
+ * its size floor lifted, so the floor itself is what is measured. For each size: the failures to acquire
+ * (FTA), and F200's and F500's FNMR at FMR 10^-3 (the matcher's, over acquired pairs, at that size's own
+ * threshold), FRR at FAR 10^-3 (a failure to acquire counted as a non-match), and FNMR / FMR at the
+ * services' calibrated threshold for FMR 10^-3; both photos of a pair at the size, and one at the size
+ * against the other at its own size. Writes reports/face-size.{md,json}; the floor in DEFAULT_SUBJECT_RULES
+ * is chosen from it (docs/face-engine.md).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';

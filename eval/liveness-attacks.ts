@@ -165,7 +165,9 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
       const attacks = await attackSequences(engine, still, scene, source, live, sensor, motions, seed);
       for (const [kind, frames] of attacks) {
         record(kind, 'foxtrot', await judge(engine, 'foxtrot4', frames.slice(0, 3), context));
-        const tintedFrames = await Promise.all(frames.slice(0, 3).map((f, i) => tinted(f, colours[i] ?? [255, 255, 255])));
+        const tintedFrames = await Promise.all(
+          frames.slice(0, 3).map((f, i) => tinted(f, colours[i] ?? [255, 255, 255])),
+        );
         record(kind, 'charlie', await judge(engine, 'charlie4', tintedFrames, context, colours));
         record(kind, 'active', await judgeActive(engine, frames, context));
       }
@@ -202,7 +204,7 @@ async function sceneOf(engine: FaceEngine, photo: Buffer): Promise<CameraScene |
   return face && cameraScene(photo, face.mesh, OUTPUT);
 }
 
-/** Luma noise (levels) of the simulated sensor in mid-grey, before JPEG: Bayer 2×2 binning (see camera-simulation.ts). */
+/** Luma noise (levels) of the simulated sensor in mid-grey before JPEG, Bayer 2×2 binned (camera-simulation.ts). */
 function lumaNoise(fullWell: number): number {
   const linear = 0.216; // mid-grey
   const slope = 274; // sRGB levels per unit of linear light at mid-grey
@@ -244,12 +246,24 @@ async function attackSequences(
     ['re-encoded q90/89/88', await reencoded(still)],
     ['shifted 1-2 px', await transformed(still, [{}, { dx: 1, quality: 89 }, { dx: 2, dy: -1, quality: 88 }])],
     ['shifted 0.5 px steps', await transformed(still, [{}, { dx: 0.5 }, { dx: 1, dy: 0.5 }])],
-    ['shifted 1-2 px, q95', await transformed(still, [{ quality: 95 }, { dx: 1, quality: 95 }, { dx: 2, dy: -1, quality: 95 }])],
-    ['shifted 1-2 px, q80', await transformed(still, [{ quality: 80 }, { dx: 1, quality: 80 }, { dx: 2, dy: -1, quality: 80 }])],
-    ['shifted 1-2 px, q70', await transformed(still, [{ quality: 70 }, { dx: 1, quality: 70 }, { dx: 2, dy: -1, quality: 70 }])],
+    [
+      'shifted 1-2 px, q95',
+      await transformed(still, [{ quality: 95 }, { dx: 1, quality: 95 }, { dx: 2, dy: -1, quality: 95 }]),
+    ],
+    [
+      'shifted 1-2 px, q80',
+      await transformed(still, [{ quality: 80 }, { dx: 1, quality: 80 }, { dx: 2, dy: -1, quality: 80 }]),
+    ],
+    [
+      'shifted 1-2 px, q70',
+      await transformed(still, [{ quality: 70 }, { dx: 1, quality: 70 }, { dx: 2, dy: -1, quality: 70 }]),
+    ],
     ['scaled 1-2%', await transformed(still, [{}, { scale: 1.01 }, { scale: 1.02 }])],
     ['rotated 0.7-1.4°', await transformed(still, [{}, { degrees: 0.7 }, { degrees: 1.4 }])],
-    ['scaled+rotated, bilinear', await transformed(still, [{}, { scale: 1.01, degrees: 0.5 }, { scale: 0.99, degrees: -0.5 }], 'bilinear')],
+    [
+      'scaled+rotated, bilinear',
+      await transformed(still, [{}, { scale: 1.01, degrees: 0.5 }, { scale: 0.99, degrees: -0.5 }], 'bilinear'),
+    ],
     ['brightness ramp', await brightnessRamp(still)],
     ['noise σ1', await withNoise(still, 1, 3, seed)],
     ['noise σ2', await withNoise(still, 2, 3, seed)],
@@ -258,7 +272,9 @@ async function attackSequences(
     ['slow zoom 1.5%/frame', await transformed(still, [{}, { scale: 1.015 }, { scale: 1.03 }])],
   ];
   // The still's face pasted over another capture of the scene: a live background, a frozen face.
-  const face = (await engine.analyze(still, { views: [], description: false })).faces.sort((a, b) => b.box[2] - a.box[2])[0];
+  const face = (await engine.analyze(still, { views: [], description: false })).faces.sort(
+    (a, b) => b.box[2] - a.box[2],
+  )[0];
   if (face) {
     const backgrounds = await simulateCapture(scene, motions, sensor, seed + 7);
     out.push(['still face over a live background', await composited(still, face.box, backgrounds)]);
@@ -309,8 +325,16 @@ async function judgeActive(engine: FaceEngine, frames: readonly Buffer[], contex
   };
 }
 
-async function requestOf(workflow: string, frames: readonly Buffer[], colours?: readonly Rgb[]): Promise<LivenessRequest> {
-  const hex = (c: Rgb) => c.map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase();
+async function requestOf(
+  workflow: string,
+  frames: readonly Buffer[],
+  colours?: readonly Rgb[],
+): Promise<LivenessRequest> {
+  const hex = (c: Rgb) =>
+    c
+      .map((v) => v.toString(16).padStart(2, '0'))
+      .join('')
+      .toUpperCase();
   return parseLivenessRequest(
     {
       workflow,
@@ -329,7 +353,13 @@ async function requestOf(workflow: string, frames: readonly Buffer[], colours?: 
 
 function outcomeOf(result: LivenessResult, request: LivenessRequest, analyses: readonly WorkerAnalysis[]): Outcome {
   const subjects = analyses.map((a) => subjectOf(a, request, new Set()));
-  const pairs = sequenceMotion(motionFrames(analyses, subjects, request.frames.map((f) => f.bytes)));
+  const pairs = sequenceMotion(
+    motionFrames(
+      analyses,
+      subjects,
+      request.frames.map((f) => f.bytes),
+    ),
+  );
   const ratios = pairs.flatMap((p) => (p.noise === undefined ? [] : [p.noise / p.floor]));
   const moved = pairs.flatMap((p) =>
     p.disparity === undefined || p.backgroundMotion === undefined
@@ -357,7 +387,12 @@ async function foxtrotLatency(
   const source = sources[0];
   const scene = source && (await sceneOf(engine, readFileSync(source.file)));
   if (!scene) throw new Error('no source photo with a face for the timing');
-  const frames = await simulateCapture(scene, handHeldMotions(3, random), { fullWell: 1800, readNoise: 3, quality: 90 }, 5);
+  const frames = await simulateCapture(
+    scene,
+    handHeldMotions(3, random),
+    { fullWell: 1800, readNoise: 3, quality: 90 },
+    5,
+  );
   const context: LivenessContext = { now: Date.now(), maxAgeMs: 1e12, maxSkewMs: 1e12, iadModes: new Map() };
   const times: number[] = [];
   const load = loadavg();
@@ -466,7 +501,13 @@ ${liveTable}
 ## Time
 
 3-frame foxtrot4 request at 480×640, ${r.workers} workers, ${l.runs} runs: median ${l.medianMs.toFixed(0)} ms, p90 ${l.p90Ms.toFixed(0)} ms
-(load average ${l.load.slice(0, 3).map((x) => x.toFixed(1)).join(', ')} before, ${l.load.slice(3).map((x) => x.toFixed(1)).join(', ')} after, on ${l.cores} cores shared with other work: indicative).
+(load average ${l.load
+    .slice(0, 3)
+    .map((x) => x.toFixed(1))
+    .join(', ')} before, ${l.load
+    .slice(3)
+    .map((x) => x.toFixed(1))
+    .join(', ')} after, on ${l.cores} cores shared with other work: indicative).
 `;
   mkdirSync('reports', { recursive: true });
   writeFileSync('reports/liveness-attacks.md', md);

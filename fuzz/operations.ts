@@ -25,10 +25,11 @@ export interface JsonSchema {
 }
 
 /**
- * How a route answers errors: the coded body, Doc 3 C's spring body (document validation), or RFC 6749's
- * `{error, error_description}` (the token endpoint's 400 and 401).
+ * How a route answers errors: the coded body, Doc 3 C's spring body (document validation), RFC 6749's
+ * `{error, error_description}` (the token endpoint's 400 and 401), or the QR triggers' answer shape with the
+ * coded error beside it (`status` FAILURE, `errorSummary`, `error`; docs/onboarding.md).
  */
-export type ErrorShape = 'coded' | 'spring' | 'oauth';
+export type ErrorShape = 'coded' | 'spring' | 'oauth' | 'trigger';
 
 export interface Operation {
   readonly method: 'GET' | 'POST';
@@ -78,8 +79,9 @@ export function toSchema(value: unknown): JsonSchema {
 }
 
 // Onboarding's client-initiated routes check the bearer token and the API key (docs/onboarding.md).
-const AUTHENTICATED = /^\/(onboarding\/|getPublicKey$)/;
+const AUTHENTICATED = /^\/(onboarding\/|getPublicKey$|b2c\/proxy\/|authenticate$|verifyDevice$|verifyFace$)/;
 const TOKEN_ENDPOINT = /\/protocol\/openid-connect\/token$/;
+const TRIGGER_ENDPOINT = /^\/b2c\/proxy\/trigger(Enroll|Authenticate)$/;
 
 /**
  * Every GET and POST operation of the app's OpenAPI document, with the error shape of the service whose
@@ -114,7 +116,13 @@ export function listOperations(app: FastifyInstance, services: readonly ServiceD
         query: params('query'),
         body: json === undefined ? undefined : toSchema(json),
         form: tokenEndpoint,
-        errorShape: tokenEndpoint ? 'oauth' : service?.errorStyle === 'spring' ? 'spring' : 'coded',
+        errorShape: tokenEndpoint
+          ? 'oauth'
+          : TRIGGER_ENDPOINT.test(path)
+            ? 'trigger'
+            : service?.errorStyle === 'spring'
+              ? 'spring'
+              : 'coded',
         authenticated: AUTHENTICATED.test(path),
         key: `${method} ${path}`,
       });

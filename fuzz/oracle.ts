@@ -49,6 +49,17 @@ function shapeProblem(shape: ErrorShape, status: number, body: unknown): string 
           ? undefined
           : 'OAuth error body types';
       return shapeProblem('coded', status, body);
+    case 'trigger': {
+      // What is refused before the route (another method, an unparsable body there) is coded.
+      if (sameKeys(body, ['error'])) return shapeProblem('coded', status, body);
+      const fields = ['status', 'sessionCallbackURL', 'qrcodeImage', 'sessionToken', 'errorSummary', 'error'];
+      if (!sameKeys(body, fields)) return 'not a trigger error body {status,...,errorSummary,error}';
+      if (body.status !== 'FAILURE' || body.sessionToken !== null || body.sessionCallbackURL !== null)
+        return 'trigger error body that is not a FAILURE without session';
+      if (!isRecord(body.error) || body.errorSummary !== body.error.description)
+        return 'trigger error body whose errorSummary is not its error description';
+      return shapeProblem('coded', status, { error: body.error });
+    }
   }
 }
 

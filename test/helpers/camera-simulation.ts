@@ -86,8 +86,10 @@ const EYES = [
   { upper: [246, 161, 160, 159, 158, 157, 173], lower: [7, 163, 144, 145, 153, 154, 155, 33, 133] },
   { upper: [466, 388, 387, 386, 385, 384, 398], lower: [249, 390, 373, 374, 380, 381, 382, 263, 362] },
 ];
-const BROWS = [70, 63, 105, 66, 107, 300, 293, 334, 296, 336];
-const LOWER_LIP_AND_CHIN = [95, 88, 178, 87, 14, 317, 402, 318, 324, 146, 91, 181, 84, 17, 314, 405, 321, 375, 152, 148, 176, 149, 150, 377, 400, 378, 379];
+const LOWER_LIP_AND_CHIN = [
+  95, 88, 178, 87, 14, 317, 402, 318, 324, 146, 91, 181, 84, 17, 314, 405, 321, 375, 152, 148, 176, 149, 150, 377, 400,
+  378, 379,
+];
 const UPPER_LIP_AND_NOSE = [191, 80, 81, 82, 13, 312, 311, 310, 415, 61, 291, 1, 2, 98, 327];
 
 /**
@@ -228,7 +230,10 @@ function renderFrame(
     const fy = head[3] * x + head[4] * y + head[5];
     const alpha = ellipse(fx, fy);
     let level = 0;
-    if (alpha < 1) level += (1 - alpha) * sample(scene, camera[0] * x + camera[1] * y + camera[2], camera[3] * x + camera[4] * y + camera[5], channel);
+    if (alpha < 1)
+      level +=
+        (1 - alpha) *
+        sample(scene, camera[0] * x + camera[1] * y + camera[2], camera[3] * x + camera[4] * y + camera[5], channel);
     let light = 1;
     if (alpha > 0) {
       const [dx, dy, dark] = warp(fx, fy);

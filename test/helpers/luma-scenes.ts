@@ -13,7 +13,10 @@ export const SCENE_HEIGHT = 320;
 /** The face box of every synthetic frame before its motion: x, y, width, height. */
 export const FACE_BOX = [70, 100, 100, 120] as const;
 
-/** A smooth texture (sum of sinusoids up to 0.14 cycle per pixel, ~±40 levels around 128) defined everywhere, so shifts need no resampling. */
+/**
+ * A smooth texture (sinusoids up to 0.14 cycle per pixel, ~±40 levels around 128) defined everywhere, so
+ * shifts need no resampling.
+ */
 export function texture(seed: number): (x: number, y: number) => number {
   const random = seededRandom(seed);
   const waves = Array.from({ length: 24 }, () => ({
@@ -22,7 +25,8 @@ export function texture(seed: number): (x: number, y: number) => number {
     phase: random() * 2 * Math.PI,
     amplitude: 3 + 5 * random(),
   }));
-  return (x, y) => 128 + waves.reduce((s, w) => s + w.amplitude * Math.sin(2 * Math.PI * (w.fx * x + w.fy * y) + w.phase), 0);
+  return (x, y) =>
+    128 + waves.reduce((s, w) => s + w.amplitude * Math.sin(2 * Math.PI * (w.fx * x + w.fy * y) + w.phase), 0);
 }
 
 export interface SceneMotion {
@@ -53,17 +57,15 @@ export function sceneLuma(motion: SceneMotion, seed: number): LumaPlane {
   return { data, width: SCENE_WIDTH, height: SCENE_HEIGHT };
 }
 
-/** A MotionFrame of a synthetic frame: its scene plane, the face window and a five-point "mesh" that moved with the face. */
+/** A synthetic frame as the motion measures read it: scene plane, face window, 468-point "mesh" moved with the face. */
 export function motionFrame(motion: SceneMotion, seed: number, quantisation?: Uint16Array): MotionFrame {
   const luma = sceneLuma(motion, seed);
   const [bx, by, bw, bh] = FACE_BOX;
   const box = [bx + motion.face[0], by + motion.face[1], bw, bh] as const;
-  const mesh = [
-    [bx + 20, by + 30],
-    [bx + 80, by + 30],
-    [bx + 50, by + 60],
-    [bx + 30, by + 95],
-    [bx + 70, by + 95],
-  ].map(([x = 0, y = 0]) => [x + motion.face[0], y + motion.face[1]] as const);
+  // 468 "landmarks" (FaceMesh's count) on an 18 × 26 grid over the face, moving with it.
+  const mesh = Array.from(
+    { length: 468 },
+    (_, k) => [bx + 5 + (k % 18) * 5 + motion.face[0], by + 5 + Math.floor(k / 18) * 4.4 + motion.face[1], 0] as const,
+  );
   return { scene: scenePlane(luma), face: { window: faceWindow(luma, box), mesh, box }, quantisation };
 }

@@ -56,13 +56,17 @@ export function composeMrz(format: ComposedFormat, t: MrzTruth): string[] {
   const expiry = t.dateOfExpiry + checkDigitOf(t.dateOfExpiry);
   const long = t.documentNumber.length > 9;
   // A long number: 9 characters, `<`, then the rest and its check digit and a filler in the optional data.
-  const numberPart = long ? `${t.documentNumber.slice(0, 9)}<` : pad(t.documentNumber, 9) + checkDigitOf(pad(t.documentNumber, 9));
+  const numberPart = long
+    ? `${t.documentNumber.slice(0, 9)}<`
+    : pad(t.documentNumber, 9) + checkDigitOf(pad(t.documentNumber, 9));
   const overflow = long ? `${t.documentNumber.slice(9)}${checkDigitOf(t.documentNumber)}<` : '';
   switch (format) {
     case 'TD1': {
       const line1 = code + state + numberPart + pad(overflow + t.optionalData1, 15);
       const line2start = birth + t.sex + expiry + nationality + pad(t.optionalData2, 11);
-      const composite = checkDigitOf(line1.slice(5) + line2start.slice(0, 7) + line2start.slice(8, 15) + line2start.slice(18));
+      const composite = checkDigitOf(
+        line1.slice(5) + line2start.slice(0, 7) + line2start.slice(8, 15) + line2start.slice(18),
+      );
       return [line1, line2start + composite, pad(names(t), 30)];
     }
     case 'TD2': {

@@ -55,9 +55,7 @@ export async function transformed(
 export async function brightnessRamp(still: Buffer, gains: readonly number[] = [1, 1.04, 1.08]): Promise<Buffer[]> {
   const image = await rawOf(still);
   return Promise.all(
-    gains.map((g, i) =>
-      jpegOf({ ...image, data: Buffer.from(image.data.map((v) => clampByte(v * g + 2 * i))) }, 90),
-    ),
+    gains.map((g, i) => jpegOf({ ...image, data: Buffer.from(image.data.map((v) => clampByte(v * g + 2 * i))) }, 90)),
   );
 }
 
@@ -177,4 +175,3 @@ function keys(t: number): [number, number, number, number] {
 function clampByte(v: number): number {
   return Math.min(255, Math.max(0, Math.round(v)));
 }
-

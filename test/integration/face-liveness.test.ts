@@ -5,10 +5,12 @@ import sharp from 'sharp';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { testApp, testEnvelopeKeys } from '../helpers/app.js';
 import { assertCodedError, httpPost } from '../helpers/http.js';
+import { simulatedCapture } from '../helpers/camera-simulation.js';
 import {
   closeTestFaceEngine,
   noFacePhoto,
   onPhoneScreen,
+  photoFrame,
   selfieFrame,
   testFaceEngine,
   turnedPicture,
@@ -25,6 +27,9 @@ before(async () => {
       b64(await selfieFrame('anna', m)),
     ),
   );
+  // A camera's sequence carries fresh sensor noise in every frame; a still moved around (frames.live) does not.
+  const scene = await photoFrame('anna');
+  frames.camera = (await simulatedCapture(testFaceEngine(), scene, { seed: 1 })).map(b64);
   const still = b64(await selfieFrame('anna'));
   frames.repeated = [still, still, still];
   frames.swapped = [frames.live[0]!, b64(await selfieFrame('bella', { dx: 4 })), frames.live[2]!];
@@ -90,24 +95,23 @@ before(async () => {
     frames.turnLeft[0]!,
     b64(await turnedPicture(Buffer.from(frames.turnLeft[0]!, 'base64'), -35)),
   ];
-  // Light trace: the face (here the whole frame) takes a tenth of the colour the screen showed.
-  const tinted = async (frame: string, colour: { r: number; g: number; b: number }) =>
-    b64(
-      await sharp(Buffer.from(frame, 'base64'))
-        .composite([
-          { input: { create: { width: 480, height: 640, channels: 4, background: { ...colour, alpha: 0.12 } } } },
-        ])
-        .jpeg({ quality: 90 })
-        .toBuffer(),
-    );
+  // Light trace: the screen's colour lights the face of a simulated capture (camera-simulation.ts).
   const colours = [
     { r: 255, g: 0, b: 0 },
     { r: 0, g: 255, b: 0 },
     { r: 0, g: 0, b: 255 },
   ];
-  const moving = [...frames.live];
-  frames.charlieFollowing = await Promise.all(moving.map((f, i) => tinted(f, colours[i]!)));
-  frames.charlieOtherOrder = await Promise.all(moving.map((f, i) => tinted(f, colours[(i + 1) % 3]!)));
+  // Captures whose face the screen lights: in the order the tags name, and in another order.
+  const lit = (order: (i: number) => number) =>
+    simulatedCapture(testFaceEngine(), scene, {
+      seed: 2,
+      screen: [0, 1, 2].map((i) => {
+        const { r, g, b } = colours[order(i)]!;
+        return [r, g, b] as const;
+      }),
+    });
+  frames.charlieFollowing = (await lit((i) => i)).map(b64);
+  frames.charlieOtherOrder = (await lit((i) => (i + 1) % 3)).map(b64);
   // A photo shown on a phone held up to the camera: the frame at 70% inside a black bezel.
   frames.onScreen = [b64(await onPhoneScreen(Buffer.from(frames.live[0]!, 'base64')))];
   // A stream upscaled from a smaller video: 320×427 brought back to 480×640.
@@ -174,12 +178,13 @@ async function check(body: object): Promise<Result> {
 
 describe('face liveness: decisions', () => {
   it('passes a live sequence with small natural motion', async () => {
-    const result = await check(request('foxtrot4', frames.live!));
+    const result = await check(request('foxtrot4', frames.camera!));
     assert.equal(result.decision, 'LIVE', JSON.stringify(result));
     assert.equal(result.score, 100);
     assert.equal(result.decision_info.PAD.status, 'PASS');
     assert.equal(result.decision_info.IAD.signals.image_similarity_detection!.status, 'PASS');
     assert.equal(result.decision_info.IAD.signals.face_swap_detection!.status, 'PASS');
+    assert.equal(result.decision_info.IAD.signals.temporal_noise_analysis!.status, 'PASS');
     assert.ok(result.score_frr >= 0);
     assert.deepEqual(Object.keys(result.decision_info.PAD.spoof_type_probability).sort(), [
       '2D_MASK',
@@ -274,7 +279,7 @@ describe('face liveness: decisions', () => {
   });
 
   it('opens the encrypted variant and decides the same', async () => {
-    const plain = request('foxtrot4', frames.live!);
+    const plain = request('foxtrot4', frames.camera!);
     const sealed = encryptEnvelope(JSON.stringify(plain), livenessKey, 'face-liveness');
     const response = await post('/checkLivenessEncrypted', {
       ...sealed,
@@ -311,9 +316,9 @@ describe('face liveness: analyze (autocapture)', () => {
   };
 
   it('captures the best frame of a good sequence with no feedback', async () => {
-    const video = await analyze(request('foxtrot4', frames.live!));
+    const video = await analyze(request('foxtrot4', frames.camera!));
     assert.deepEqual(video.autocapture_result.feedback, []);
-    assert.ok(frames.live!.includes(video.autocapture_result.captured_frame));
+    assert.ok(frames.camera!.includes(video.autocapture_result.captured_frame));
     assert.equal(video.autocapture_result.captured_frame_is_constructed, false);
     assert.equal(video.liveness_result.decision, 'LIVE');
   });
@@ -373,10 +378,10 @@ describe('face liveness: charlie light trace', () => {
   });
 
   it('leaves a face that does not respond undecided in NORMAL mode and fails it in STRICT', async () => {
-    const normal = await check(charlie(frames.live!));
+    const normal = await check(charlie(frames.camera!));
     assert.equal(normal.decision_info.IAD.signals.optical_analysis!.status, 'ERROR');
     assert.equal(normal.decision, 'LIVE');
-    const strict = await check(charlie(frames.live!, 'STRICT'));
+    const strict = await check(charlie(frames.camera!, 'STRICT'));
     assert.equal(strict.decision_info.IAD.signals.optical_analysis!.status, 'FAIL');
     assert.equal(strict.decision, 'SPOOF');
   });

@@ -1,22 +1,42 @@
 /**
  * A still portrait replayed as a video through `/face-liveness/checkLiveness` (issue 16): what a virtual
  * camera, an emulator or a tampered app sends when it has one photo. The still alone is LIVE (hotel4):
- * the multi-frame signals, not PAD, must refuse it as a sequence.
+ * the multi-frame signals, not PAD, must refuse it as a sequence, while a camera's sequence (simulated:
+ * camera-simulation.ts) passes. The full suite is `npm run eval -- liveness-attacks`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { testApp } from '../helpers/app.js';
-import { closeTestFaceEngine, selfieFrame, testFaceEngine } from '../helpers/faces.js';
+import { simulatedCapture } from '../helpers/camera-simulation.js';
+import { closeTestFaceEngine, photoFrame, selfieFrame, testFaceEngine } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
+import {
+  brightnessRamp,
+  identical,
+  reencoded as reencodedFrames,
+  tinted,
+  transformed,
+} from '../helpers/replay-attacks.js';
 
 let app: FastifyInstance;
 let still: Buffer;
+/** A simulated camera capture of anna, and the same lit by the screen colours of a charlie request. */
+let capture: Buffer[];
+let litCapture: Buffer[];
+const COLOURS = [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+] as const;
 
 before(async () => {
   app = await testApp({}, { faceEngine: testFaceEngine() });
   still = await selfieFrame('anna');
+  const scene = await photoFrame('anna');
+  capture = await simulatedCapture(testFaceEngine(), scene, { seed: 3 });
+  litCapture = await simulatedCapture(testFaceEngine(), scene, { seed: 4, screen: COLOURS });
 });
 after(async () => {
   await app.close();
@@ -34,11 +54,17 @@ interface Result {
 }
 
 async function check(workflow: string, frames: readonly Buffer[]): Promise<Result> {
+  const tag = (i: number) =>
+    `SCREEN_COLOR_${(COLOURS[i] ?? [0, 0, 0]).map((v) => v.toString(16).padStart(2, '0')).join('')}`;
   const body = {
     video: {
       workflow_data: {
         workflow,
-        frames: frames.map((f, i) => ({ data: f.toString('base64'), timestamp: 1000 + i * 100 })),
+        frames: frames.map((f, i) => ({
+          data: f.toString('base64'),
+          timestamp: 1000 + i * 100,
+          ...(workflow.startsWith('charlie') ? { tags: [tag(i)] } : {}),
+        })),
       },
     },
   };
@@ -73,4 +99,34 @@ describe('face liveness: a replayed still', () => {
     const result = await check('foxtrot4', frames);
     assert.equal(result.decision, 'SPOOF', JSON.stringify(result.decision_info.IAD.signals));
   });
+});
+
+describe('face liveness: a camera against replays of one of its frames', () => {
+  it('passes the camera sequence in foxtrot and, lit by the screen, in charlie', async () => {
+    const foxtrot = await check('foxtrot4', capture);
+    assert.equal(foxtrot.decision, 'LIVE', JSON.stringify(foxtrot));
+    assert.equal(foxtrot.decision_info.IAD.signals.temporal_noise_analysis?.status, 'PASS');
+    const charlie = await check('charlie4', litCapture);
+    assert.equal(charlie.decision, 'LIVE', JSON.stringify(charlie));
+    assert.equal(charlie.decision_info.IAD.signals.optical_analysis?.status, 'PASS');
+  });
+
+  const replays: Array<[string, (frame: Buffer) => Promise<Buffer[]>]> = [
+    ['identical', (f) => Promise.resolve(identical(f))],
+    ['re-encoded', (f) => reencodedFrames(f)],
+    ['shifted 1-2 px', (f) => transformed(f, [{}, { dx: 1, quality: 89 }, { dx: 2, dy: -1, quality: 88 }])],
+    ['scaled 1-2%', (f) => transformed(f, [{}, { scale: 1.01 }, { scale: 1.02 }])],
+    ['brightness ramp', (f) => brightnessRamp(f)],
+  ];
+  for (const [name, replay] of replays) {
+    it(`refuses its first frame ${name} in foxtrot and, following the screen colours, in charlie`, async () => {
+      const frames = await replay(capture[0]!);
+      const foxtrot = await check('foxtrot4', frames);
+      assert.equal(foxtrot.decision, 'SPOOF', JSON.stringify(foxtrot.decision_info.IAD.signals));
+      assert.ok(foxtrot.feedback.includes('INJECTION_ATTACK_SUSPECTED'));
+      const following = await Promise.all(frames.map((f, i) => tinted(f, COLOURS[i] ?? [0, 0, 0])));
+      const charlie = await check('charlie4', following);
+      assert.equal(charlie.decision, 'SPOOF', JSON.stringify(charlie.decision_info.IAD.signals));
+    });
+  }
 });

@@ -4,6 +4,7 @@ import { packageDir } from '../../lib/package-files.js';
 import type { Point, RgbImage } from './raster.js';
 import { graphModelToOnnx, type ConvertedGraphModel } from './runtime/graph-model-onnx.js';
 import { openCpuSession } from './runtime/onnx-session.js';
+import { ScratchBuffer } from './scratch-buffer.js';
 
 /** Side of the square image BlazeFace reads (human's `blazeface.json`, the 256-pixel "back" model). */
 const INPUT_SIZE = 256;
@@ -55,6 +56,8 @@ export const DEFAULT_BLAZEFACE_OPTIONS: BlazeFaceOptions = {
  * (`face/blazeface.ts`) without TF.js. One per worker.
  */
 export class BlazeFaceDetector {
+  readonly #input = new ScratchBuffer();
+
   private constructor(
     private readonly session: InferenceSession,
     private readonly model: ConvertedGraphModel,
@@ -70,18 +73,20 @@ export class BlazeFaceDetector {
    * const [face] = await detector.detect(image);
    */
   static async load(options: BlazeFaceOptions = DEFAULT_BLAZEFACE_OPTIONS): Promise<BlazeFaceDetector> {
-    const model = graphModelToOnnx(join(packageDir('@vladmandic/human'), 'models', 'blazeface.json'), [
-      1,
-      INPUT_SIZE,
-      INPUT_SIZE,
-      3,
-    ]);
+    // Planar input (resizeToInput writes it so), which spares the graph its input transpose.
+    const model = graphModelToOnnx(
+      join(packageDir('@vladmandic/human'), 'models', 'blazeface.json'),
+      [1, 3, INPUT_SIZE, INPUT_SIZE],
+      { inputLayout: 'nchw' },
+    );
     return new BlazeFaceDetector(await openCpuSession(model.bytes), model, blazeFaceAnchors(INPUT_SIZE), options);
   }
 
   /** The faces in an image, best score first. */
   async detect(image: RgbImage): Promise<BlazeFaceBox[]> {
-    const input = new Tensor('float32', resizeToInput(image, INPUT_SIZE), [1, INPUT_SIZE, INPUT_SIZE, 3]);
+    const pixels = this.#input.take(3 * INPUT_SIZE * INPUT_SIZE);
+    resizeToInput(image, INPUT_SIZE, pixels);
+    const input = new Tensor('float32', pixels, [1, 3, INPUT_SIZE, INPUT_SIZE]);
     const outputs = await this.session.run({ [this.model.input]: input });
     try {
       const raw = joinOutputs(
@@ -92,6 +97,7 @@ export class BlazeFaceDetector {
     } finally {
       for (const tensor of Object.values(outputs)) tensor.dispose();
       input.dispose();
+      this.#input.give(pixels);
     }
   }
 }
@@ -114,7 +120,8 @@ function joinOutputs(outputs: readonly unknown[], count: number): Float32Array {
     if (!logits || !regressors) throw new Error(`the BlazeFace graph returned no outputs for ${anchors} anchors`);
     for (let i = 0; i < anchors; i++, row++) {
       raw[row * ANCHOR_VALUES] = logits[i] ?? 0;
-      raw.set(regressors.subarray(i * (ANCHOR_VALUES - 1), (i + 1) * (ANCHOR_VALUES - 1)), row * ANCHOR_VALUES + 1);
+      for (let k = 1; k < ANCHOR_VALUES; k++)
+        raw[row * ANCHOR_VALUES + k] = regressors[i * (ANCHOR_VALUES - 1) + k - 1] ?? 0;
     }
   }
   if (row !== count) throw new Error(`the BlazeFace graph has ${row} anchors, not ${count}`);
@@ -148,11 +155,11 @@ export function blazeFaceAnchors(inputSize: number): Float32Array {
 
 /**
  * The image as BlazeFace reads it: stretched to `size`×`size` by TF.js's `resizeBilinear` (no corner
- * alignment, no half-pixel centres: source = target × in/out), values mapped to -1..1.
+ * alignment, no half-pixel centres: source = target × in/out), values mapped to -1..1, written planar
+ * into `out` (red, green, blue planes: the graph's NCHW input; every value is written).
  */
-function resizeToInput(image: RgbImage, size: number): Float32Array {
+function resizeToInput(image: RgbImage, size: number, out: Float32Array): void {
   const { data, width, height } = image;
-  const out = new Float32Array(size * size * 3);
   const sx = width / size;
   const sy = height / size;
   // The grid is separable: per output column, the two source offsets and the weight, computed once.
@@ -167,6 +174,7 @@ function resizeToInput(image: RgbImage, size: number): Float32Array {
     weights[u] = x - x0;
   }
   // Offsets stay inside the image, so every read is in bounds (`?? 0` never fires).
+  const plane = size * size;
   let o = 0;
   for (let v = 0; v < size; v++) {
     const y = v * sy;
@@ -185,11 +193,11 @@ function resizeToInput(image: RgbImage, size: number): Float32Array {
         const p11 = data[row1 + r + c] ?? 0;
         const top = p00 + (p01 - p00) * fx;
         const bottom = p10 + (p11 - p10) * fx;
-        out[o++] = (top + (bottom - top) * fy) / 127.5 - 1;
+        out[c * plane + o] = (top + (bottom - top) * fy) / 127.5 - 1;
       }
+      o++;
     }
   }
-  return out;
 }
 
 /**
@@ -215,7 +223,10 @@ export function decodeBlazeFace(
     const cy = (raw[row + 2] ?? 0) + (anchors[i * 2 + 1] ?? 0);
     const halfW = (raw[row + 3] ?? 0) / 2;
     const halfH = (raw[row + 4] ?? 0) / 2;
-    boxes.set([cx - halfW, cy - halfH, cx + halfW, cy + halfH], i * 4);
+    boxes[i * 4] = cx - halfW;
+    boxes[i * 4 + 1] = cy - halfH;
+    boxes[i * 4 + 2] = cx + halfW;
+    boxes[i * 4 + 3] = cy + halfH;
     scores[i] = 1 / (1 + Math.exp(-(raw[row] ?? 0)));
   }
   const fx = image.width / INPUT_SIZE;

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { packageDir } from '../../lib/package-files.js';
-import { sampleRegion, type CropTransform } from './face-alignment.js';
+import { sampleRegionInto, type CropTransform } from './face-alignment.js';
 import { graphModelToOnnx, type ConvertedGraphModel } from './runtime/graph-model-onnx.js';
 import { openCpuSession } from './runtime/onnx-session.js';
 import type { RgbImage } from './raster.js';
+import { ScratchBuffer } from './scratch-buffer.js';
 
 /** Side of the square crop FaceMesh reads. */
 export const MESH_INPUT_SIZE = 192;
@@ -24,6 +25,8 @@ export interface MeshPrediction {
  * the ONNX detector; one per worker.
  */
 export class FaceMeshModel {
+  readonly #crop = new ScratchBuffer();
+
   private constructor(
     private readonly session: InferenceSession,
     private readonly model: ConvertedGraphModel,
@@ -48,9 +51,28 @@ export class FaceMeshModel {
 
   /** Runs FaceMesh on the crop `transform` cuts from the image (bilinear, values 0..1). */
   async predict(image: RgbImage, transform: Omit<CropTransform, 'size'>): Promise<MeshPrediction> {
-    const pixels = sampleRegion(image, transform, MESH_INPUT_SIZE, MESH_INPUT_SIZE);
-    for (let i = 0; i < pixels.length; i++) pixels[i] = (pixels[i] ?? 0) / 255;
-    return this.predictCrop(pixels);
+    const pixels = this.#crop.take(MESH_INPUT_SIZE * MESH_INPUT_SIZE * 3);
+    try {
+      sampleRegionInto(pixels, image, transform, MESH_INPUT_SIZE, MESH_INPUT_SIZE);
+      for (let i = 0; i < pixels.length; i++) pixels[i] = (pixels[i] ?? 0) / 255;
+      return await this.predictCrop(pixels);
+    } finally {
+      this.#crop.give(pixels);
+    }
+  }
+
+  /**
+   * Runs FaceMesh on a crop written by `write` into a buffer kept from call to call (192 × 192 × 3
+   * values 0..1, row by row; the buffer holds the last crop's values, so `write` sets every value).
+   */
+  async predictInto(write: (pixels: Float32Array) => void): Promise<MeshPrediction> {
+    const pixels = this.#crop.take(MESH_INPUT_SIZE * MESH_INPUT_SIZE * 3);
+    try {
+      write(pixels);
+      return await this.predictCrop(pixels);
+    } finally {
+      this.#crop.give(pixels);
+    }
   }
 
   /** Runs FaceMesh on a crop already cut: 192 × 192 × 3 values 0..1, row by row. */

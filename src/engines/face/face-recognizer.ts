@@ -1,7 +1,8 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { unitVector } from '../../lib/vectors.js';
-import { sampleCrop, type CropTransform } from './face-alignment.js';
+import { sampleRegionInto, type CropTransform } from './face-alignment.js';
 import type { RgbImage } from './raster.js';
+import { ScratchBuffer } from './scratch-buffer.js';
 import { openCpuSession } from './runtime/onnx-session.js';
 import {
   faceRecognitionModel,
@@ -26,6 +27,9 @@ const CROP_VALUES = RECOGNIZER_INPUT_SIZE * RECOGNIZER_INPUT_SIZE * 3;
  * (face-recognition-graph.ts).
  */
 export class FaceRecognizer {
+  readonly #crop = new ScratchBuffer();
+  readonly #batch = new ScratchBuffer();
+
   private constructor(private readonly session: InferenceSession) {}
 
   /**
@@ -59,19 +63,29 @@ export class FaceRecognizer {
    * ]);
    */
   async embedViews(image: RgbImage, views: readonly AlignedView[]): Promise<Float32Array[]> {
-    const planar = new Float32Array(views.length * CROP_VALUES);
-    const sampled: Array<{ readonly transform: CropTransform; readonly crop: Float32Array }> = [];
-    views.forEach(({ transform, mirrored }, n) => {
+    for (const { transform } of views) {
       if (transform.size !== RECOGNIZER_INPUT_SIZE)
         throw new RangeError(`a recognition view is ${RECOGNIZER_INPUT_SIZE} pixels wide (got ${transform.size})`);
-      let crop = sampled.find((s) => sameTransform(s.transform, transform))?.crop;
-      if (crop === undefined) {
-        crop = sampleCrop(image, transform);
-        sampled.push({ transform, crop });
-      }
-      toPlanar(crop, planar, n, mirrored);
-    });
-    return this.#run(planar, views.length);
+    }
+    const planar = this.#batch.take(views.length * CROP_VALUES);
+    const crop = this.#crop.take(CROP_VALUES);
+    try {
+      const done = new Set<number>();
+      views.forEach(({ transform }, n) => {
+        if (done.has(n)) return;
+        // Every value of both buffers is written: the crop whole, each view's slot whole.
+        sampleRegionInto(crop, image, transform, RECOGNIZER_INPUT_SIZE, RECOGNIZER_INPUT_SIZE);
+        views.forEach((view, m) => {
+          if (m < n || done.has(m) || !sameTransform(view.transform, transform)) return;
+          toPlanar(crop, planar, m, view.mirrored);
+          done.add(m);
+        });
+      });
+      return await this.#run(planar, views.length);
+    } finally {
+      this.#crop.give(crop);
+      this.#batch.give(planar);
+    }
   }
 
   async #run(planar: Float32Array, count: number): Promise<Float32Array[]> {

@@ -88,7 +88,7 @@ export class OnnxFaceDetector {
     const angle = Math.abs(box.roll) > LEVEL_ABOVE ? box.roll : 0;
     const cos = Math.cos(angle);
     const sin = Math.sin(angle);
-    const { coords, faceFlag } = await this.mesh.predictCrop(humanMeshCrop(image, box, angle));
+    const { coords, faceFlag } = await this.mesh.predictInto((pixels) => humanMeshCrop(image, box, angle, pixels));
     const score = Math.round(100 * faceFlag) / 100;
     if (!(score > this.options.minConfidence)) return undefined;
     // Back to the image as human does: scaled by the box over the crop size about the crop's centre,
@@ -135,7 +135,7 @@ export class OnnxFaceDetector {
  * `cropAndResize` of the box (bilinear on pixel indices: crop pixel j samples start/W·(W−1) +
  * j·(end−start)/W·(W−1)/191; 0 outside the image), values / 255.
  */
-function humanMeshCrop(image: RgbImage, box: MeshCropBox, angle: number): Float32Array {
+function humanMeshCrop(image: RgbImage, box: MeshCropBox, angle: number, out: Float32Array): void {
   const { data, width, height } = image;
   const [sx, sy] = box.start;
   const [ex, ey] = box.end;
@@ -143,48 +143,55 @@ function humanMeshCrop(image: RgbImage, box: MeshCropBox, angle: number): Float3
   const cy = sy + (ey - sy) / 2;
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
-  const rotated = angle !== 0;
   const n = MESH_INPUT_SIZE;
-  const out = new Float32Array(n * n * 3);
-  // Per crop column: the source column and weight (the sampling grid is separable); NaN marks a column
-  // outside the image, left at 0.
+  // Zero outside the image; the buffer holds the previous crop.
+  out.fill(0);
+  // The sampling grid is separable: per crop column, the left and right source columns (-1: outside
+  // the image, left at 0) and the weight, computed once.
   const stepX = ((ex - sx) / width) * ((width - 1) / (n - 1));
-  const columns = new Float64Array(n);
+  const lefts = new Int32Array(n);
+  const rights = new Int32Array(n);
+  const weights = new Float64Array(n);
   for (let u = 0; u < n; u++) {
     const x = (sx / width) * (width - 1) + u * stepX;
-    columns[u] = x < 0 || x > width - 1 ? NaN : x;
+    const inside = x >= 0 && x <= width - 1;
+    lefts[u] = inside ? Math.floor(x) : -1;
+    rights[u] = inside ? Math.ceil(x) : -1;
+    weights[u] = inside ? x - Math.floor(x) : 0;
   }
   const stepY = ((ey - sy) / height) * ((height - 1) / (n - 1));
-  // One tight loop (no closures, no allocation). Reads are index-checked, so `?? 0` never fires.
+  // Tight loops (no closures, no allocation). Offsets are inside the image, so `?? 0` never fires.
   for (let v = 0; v < n; v++) {
     const y = (sy / height) * (height - 1) + v * stepY;
     if (y < 0 || y > height - 1) continue;
     const top = Math.floor(y);
     const bottom = Math.ceil(y);
     const fy = y - top;
-    for (let u = 0; u < n; u++) {
-      const x = columns[u] ?? NaN;
-      if (Number.isNaN(x)) continue;
-      const left = Math.floor(x);
-      const right = Math.ceil(x);
-      const fx = x - left;
-      // The rotated image's four pixels: their offsets into `data`, or -1 outside the image (value 0).
-      let o00: number;
-      let o10: number;
-      let o01: number;
-      let o11: number;
-      if (rotated) {
-        o00 = rotatedOffset(left, top, cx, cy, cos, sin, width, height);
-        o10 = rotatedOffset(right, top, cx, cy, cos, sin, width, height);
-        o01 = rotatedOffset(left, bottom, cx, cy, cos, sin, width, height);
-        o11 = rotatedOffset(right, bottom, cx, cy, cos, sin, width, height);
-      } else {
-        o00 = (top * width + left) * 3;
-        o10 = (top * width + right) * 3;
-        o01 = (bottom * width + left) * 3;
-        o11 = (bottom * width + right) * 3;
+    let o = v * n * 3;
+    for (let u = 0; u < n; u++, o += 3) {
+      const left = lefts[u] ?? -1;
+      if (left < 0) continue;
+      const right = rights[u] ?? -1;
+      const fx = weights[u] ?? 0;
+      if (angle === 0) {
+        const o00 = (top * width + left) * 3;
+        const o10 = (top * width + right) * 3;
+        const o01 = (bottom * width + left) * 3;
+        const o11 = (bottom * width + right) * 3;
+        for (let c = 0; c < 3; c++) {
+          const p00 = data[o00 + c] ?? 0;
+          const p01 = data[o01 + c] ?? 0;
+          const upper = p00 + ((data[o10 + c] ?? 0) - p00) * fx;
+          const lower = p01 + ((data[o11 + c] ?? 0) - p01) * fx;
+          out[o + c] = (upper + (lower - upper) * fy) / 255;
+        }
+        continue;
       }
-      const o = (v * n + u) * 3;
+      // The rotated image's four pixels: their offsets into `data`, or -1 outside the image (value 0).
+      const o00 = rotatedOffset(left, top, cx, cy, cos, sin, width, height);
+      const o10 = rotatedOffset(right, top, cx, cy, cos, sin, width, height);
+      const o01 = rotatedOffset(left, bottom, cx, cy, cos, sin, width, height);
+      const o11 = rotatedOffset(right, bottom, cx, cy, cos, sin, width, height);
       for (let c = 0; c < 3; c++) {
         const p00 = o00 < 0 ? 0 : (data[o00 + c] ?? 0);
         const p10 = o10 < 0 ? 0 : (data[o10 + c] ?? 0);
@@ -196,7 +203,6 @@ function humanMeshCrop(image: RgbImage, box: MeshCropBox, angle: number): Float3
       }
     }
   }
-  return out;
 }
 
 /**

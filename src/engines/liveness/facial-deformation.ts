@@ -19,8 +19,22 @@ interface ShapeMeasure {
 
 // FaceMesh indices: lid pairs (upper, lower) and eye corners; inner lip middles and mouth corners;
 // nose tip and chin.
-const RIGHT_EYE = { lids: [[159, 145], [158, 153], [160, 144]], corners: [33, 133] } as const;
-const LEFT_EYE = { lids: [[386, 374], [385, 380], [387, 373]], corners: [362, 263] } as const;
+const RIGHT_EYE = {
+  lids: [
+    [159, 145],
+    [158, 153],
+    [160, 144],
+  ],
+  corners: [33, 133],
+} as const;
+const LEFT_EYE = {
+  lids: [
+    [386, 374],
+    [385, 380],
+    [387, 373],
+  ],
+  corners: [362, 263],
+} as const;
 
 /**
  * Jitter of each measure on stills, measured on the attack suite's still sequences
@@ -88,7 +102,11 @@ function eyeOpening(
 }
 
 /** Distance between two points over the distance between two others. */
-function ratio(mesh: readonly MeshPoint[], [a, b]: readonly [number, number], [c, d]: readonly [number, number]): number {
+function ratio(
+  mesh: readonly MeshPoint[],
+  [a, b]: readonly [number, number],
+  [c, d]: readonly [number, number],
+): number {
   const pa = mesh[a];
   const pb = mesh[b];
   const pc = mesh[c];

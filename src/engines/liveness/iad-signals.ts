@@ -112,7 +112,9 @@ export function iadSignals(
     code_injection_detection: 'ERROR',
     emulator_detection: nameCheck(inputs.deviceNames, EMULATORS),
     face_swap_detection: faceSwap(inputs),
-    facial_motion_analysis: facialDeformationStatus(facialDeformation(inputs.subjects.flatMap((s) => (s ? [s.mesh] : [])))),
+    facial_motion_analysis: facialDeformationStatus(
+      facialDeformation(inputs.subjects.flatMap((s) => (s ? [s.mesh] : []))),
+    ),
     image_similarity_detection: imageSimilarity(inputs),
     optical_analysis: inputs.lightTrace ?? 'ERROR',
     planar_motion_detection: planarMotionStatus(motion),

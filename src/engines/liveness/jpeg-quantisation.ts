@@ -36,7 +36,9 @@ export function lumaQuantisation(bytes: Uint8Array): Uint16Array | undefined {
         if (table + 1 + size > bytes.length) return undefined;
         if (id === 0) {
           return Uint16Array.from({ length: 64 }, (_, k) =>
-            wide ? ((bytes[table + 1 + 2 * k] ?? 0) << 8) | (bytes[table + 2 + 2 * k] ?? 0) : (bytes[table + 1 + k] ?? 0),
+            wide
+              ? ((bytes[table + 1 + 2 * k] ?? 0) << 8) | (bytes[table + 2 + 2 * k] ?? 0)
+              : (bytes[table + 1 + k] ?? 0),
           );
         }
         table += 1 + size;

@@ -1,7 +1,7 @@
 import type { AnalyzedFace, WorkerAnalysis } from '../face/face-analysis-types.js';
 import { lumaQuantisation } from './jpeg-quantisation.js';
 import type { LumaWindow } from './luma-window.js';
-import { bandNoise, reencodingFloor } from './temporal-noise.js';
+import { bandNoise, MIN_FLOOR, reencodingFloor } from './temporal-noise.js';
 import {
   applyAffine,
   fitAffine,
@@ -38,7 +38,7 @@ export interface PairMotion {
   readonly face: Registration | undefined;
   /** The per-frame temporal noise in the face (temporal-noise.ts). */
   readonly noise: number | undefined;
-  /** The noise re-encoding alone leaves at the coarser of the two frames' JPEG tables. */
+  /** What re-encoding either frame would change (the larger): the floor of `noise` (temporal-noise.ts). */
   readonly floor: number;
   /** The background (whole frame, head left out) registered; undefined when it could not be. */
   readonly background: Registration | undefined;
@@ -75,7 +75,10 @@ export function sequenceMotion(frames: readonly MotionFrame[]): PairMotion[] {
     const a = frames[i - 1];
     const b = frames[i];
     if (a === undefined || b === undefined) continue;
-    const floor = Math.max(reencodingFloor(a.quantisation), reencodingFloor(b.quantisation));
+    const floor = Math.max(
+      a.face ? reencodingFloor(a.face.window, a.quantisation) : MIN_FLOOR,
+      b.face ? reencodingFloor(b.face.window, b.quantisation) : MIN_FLOOR,
+    );
     const start = a.face && b.face ? meshAffine(a.face.mesh, b.face.mesh) : undefined;
     const face =
       a.face && b.face && start

@@ -1,3 +1,4 @@
+import { requantised } from './jpeg-requantisation.js';
 import type { LumaWindow } from './luma-window.js';
 import type { Registration } from './window-registration.js';
 
@@ -6,14 +7,15 @@ import type { Registration } from './window-registration.js';
  * noise, independent from frame to frame, at a level set by the exposure (about 1-3 levels of 8-bit
  * luma for a phone indoors). Frames made from one still picture (re-encoded, shifted, scaled,
  * brightened) share one frozen copy of whatever noise the picture had: once registered onto each other
- * they differ only by the re-encoding, an error set by the JPEG quantisation tables.
+ * they differ only by the re-encoding, an error set by the JPEG quantisation tables and the picture.
  *
  * Read on the native-resolution middle of the face (luma-window.ts), registered frame to frame
  * (window-registration.ts), in a band of spatial frequencies: the residual's 3×3 mean less its 9×9
  * mean (slow light changes and the last hundredths of a pixel of misregistration do not count), on
  * the smoother half of the face (edges, where registration error concentrates, do not count). For
  * white noise of standard deviation σ in both frames that band holds 2σ²·(1/9 − 1/81): the estimate is
- * σ, the noise each frame carries on its own.
+ * σ, the noise each frame carries on its own. It is held against what re-encoding the frame itself
+ * would change (reencodingFloor): a replay's frames differ by that much, a camera's by more.
  */
 
 /** Sides of the two boxes whose difference is the band. */
@@ -23,15 +25,12 @@ const OUTER = 9;
 const SMOOTH_SHARE = 0.5;
 
 /**
- * What a re-encoded still leaves, as a function of the JPEG quantisation: FLOOR_BASE + FLOOR_SLOPE·s,
- * s the RMS of the 10 lowest-frequency luminance steps (1.3 at quality 95, 2.7 at 90, 5.4 at 80, 8.0
- * at 70). Fitted on the attack suite's highest band noise per quality (npm run eval -- liveness-attacks).
+ * The least floor: what resampling and 8-bit rounding alone leave between frames of a still (the
+ * floor of a PNG sequence, which no re-encoding adds to). Measured on the attack suite.
  */
-export const NOISE_FLOOR = { base: 0.56, slope: 0.19 } as const;
-/** The noise a camera frame must show above that floor: the signal fails below margin × floor. */
+export const MIN_FLOOR = 0.5;
+/** The noise a camera frame must show above its floor: the signal fails below margin × floor. */
 export const NOISE_MARGIN = 1.25;
-/** Floor of a lossless frame (PNG): resampling and 8-bit rounding alone. */
-const LOSSLESS_STEPS = 1;
 
 /**
  * The per-frame temporal noise of a registered pair: standard deviation in luma levels (0..255), read
@@ -41,9 +40,34 @@ const LOSSLESS_STEPS = 1;
  * bandNoise(reference.window, registerWindows(reference.window, moving.window, start)); // ~1.8 for a camera
  */
 export function bandNoise(reference: LumaWindow, registration: Registration): number | undefined {
+  // The residual holds two frames' noise: per frame, 1/√2 of it.
+  const deviation = bandDeviation(reference, registration.residual);
+  return deviation === undefined ? undefined : deviation / Math.SQRT2;
+}
+
+/**
+ * The floor a frame's temporal noise is held against: what encoding its own face window again, with
+ * its own JPEG luminance table on a shifted grid, changes in the band (jpeg-requantisation.ts) — the
+ * error each frame of a replay re-encoding this picture carries — and at least MIN_FLOOR.
+ *
+ * @example
+ * reencodingFloor(face.window, lumaQuantisation(frameBytes)); // ~0.9 for a face at quality 90
+ */
+export function reencodingFloor(window: LumaWindow, table: Uint16Array | undefined): number {
+  if (table === undefined) return MIN_FLOOR;
+  const again = requantised(window, table);
+  const change = Float32Array.from(again, (v, i) => v - (window.data[i] ?? 0));
+  return Math.max(MIN_FLOOR, bandDeviation(window, change) ?? 0);
+}
+
+/**
+ * The standard deviation of white noise that would put as much energy into the band (3×3 mean less
+ * 9×9 mean) as `map` has on the smoother half of `reference` (same grid); undefined for too few pixels.
+ */
+function bandDeviation(reference: LumaWindow, map: Float32Array): number | undefined {
   const { width, height } = reference;
-  const inner = boxMeans(registration.residual, width, height, INNER);
-  const outer = boxMeans(registration.residual, width, height, OUTER);
+  const inner = boxMeans(map, width, height, INNER);
+  const outer = boxMeans(map, width, height, OUTER);
   const smoothness = gradientMagnitude(reference);
   const usable: number[] = [];
   for (let i = 0; i < inner.length; i++) {
@@ -52,8 +76,9 @@ export function bandNoise(reference: LumaWindow, registration: Registration): nu
   if (usable.length < 256) return undefined;
   // The smoother half: below the median gradient, the median read off a sample of the pixels.
   const stride = Math.max(1, Math.floor(usable.length / 2048));
-  const sample = Float64Array.from({ length: Math.floor(usable.length / stride) }, (_, k) =>
-    smoothness[usable[k * stride] ?? 0] ?? 0,
+  const sample = Float64Array.from(
+    { length: Math.floor(usable.length / stride) },
+    (_, k) => smoothness[usable[k * stride] ?? 0] ?? 0,
   ).sort();
   const limit = sample[Math.floor(sample.length * SMOOTH_SHARE)] ?? 0;
   let energy = 0;
@@ -63,29 +88,12 @@ export function bandNoise(reference: LumaWindow, registration: Registration): nu
     energy += ((inner[i] ?? 0) - (outer[i] ?? 0)) ** 2;
     count++;
   }
-  return Math.sqrt(energy / count / (2 * (1 / INNER ** 2 - 1 / OUTER ** 2)));
-}
-
-/**
- * The noise a re-encoding alone leaves in a frame with this luminance quantisation table (zig-zag
- * order, jpeg-quantisation.ts); a lossless frame's when there is none.
- *
- * @example
- * reencodingFloor(lumaQuantisation(frameBytes)); // ~1.06 for a JPEG of quality 90
- */
-export function reencodingFloor(table: Uint16Array | undefined): number {
-  let steps = LOSSLESS_STEPS;
-  if (table !== undefined) {
-    let sum = 0;
-    for (let k = 0; k < 10; k++) sum += (table[k] ?? 1) ** 2;
-    steps = Math.sqrt(sum / 10);
-  }
-  return NOISE_FLOOR.base + NOISE_FLOOR.slope * steps;
+  return Math.sqrt(energy / count / (1 / INNER ** 2 - 1 / OUTER ** 2));
 }
 
 /**
  * The signal: FAIL when some consecutive pair of frames holds less fresh noise than NOISE_MARGIN times
- * what re-encoding the pair's coarser frame leaves (a still replayed); PASS when every measured pair
+ * what re-encoding the pair's frames leaves (the larger floor of the two: a still replayed); PASS when every measured pair
  * holds more; ERROR when no pair could be measured (fewer than two faces, nothing registered).
  *
  * @example
@@ -145,7 +153,8 @@ function gradientMagnitude(w: LumaWindow): Float32Array {
     for (let x = 2; x < width - 2; x++) {
       const i = y * width + x;
       // Squared: only the order matters.
-      out[i] = ((smooth[i + 1] ?? 0) - (smooth[i - 1] ?? 0)) ** 2 + ((smooth[i + width] ?? 0) - (smooth[i - width] ?? 0)) ** 2;
+      out[i] =
+        ((smooth[i + 1] ?? 0) - (smooth[i - 1] ?? 0)) ** 2 + ((smooth[i + width] ?? 0) - (smooth[i - width] ?? 0)) ** 2;
     }
   }
   return out;

@@ -371,6 +371,8 @@ function refine(
       1 + p3 / radius,
       p5 - (p2 * cx + p3 * cy) / radius,
     ];
+    const det = da[0] * da[4] - da[1] * da[3];
+    if (!Number.isFinite(det) || det < 0.5 || !da.every(Number.isFinite)) return undefined; // a step no image takes
     local = composeAffine(local, invertAffine(da));
     // Converged: the step moves no pixel of the window by more than ~0.003 px.
     if (Math.hypot(p4, p5) + Math.abs(p0) + Math.abs(p1) + Math.abs(p2) + Math.abs(p3) < 3e-3) break;

@@ -53,11 +53,16 @@ describe('fuzz oracle: what counts as a failure', () => {
     assert.match(checkAnswer('coded', { statusCode: 400, body: coded(-10) }) ?? '', /not a spec code/);
     assert.match(checkAnswer('coded', { statusCode: 404, body: coded(-6) }) ?? '', /not a spec code/);
     assert.match(checkAnswer('spring', { statusCode: 400, body: coded(-2) }) ?? '', /spring/);
+    const half = JSON.stringify({ status: 'FAILURE', error: { code: 409, description: 'x' } });
+    assert.match(checkAnswer('trigger', { statusCode: 409, body: half }) ?? '', /not a trigger error body/);
   });
   it('accepts 2xx and the error shapes of the spec', () => {
     assert.equal(checkAnswer('coded', { statusCode: 200, body: 'anything' }), undefined);
     assert.equal(checkAnswer('coded', { statusCode: 400, body: coded(139) }), undefined);
     assert.equal(checkAnswer('coded', { statusCode: 415, body: coded(415) }), undefined);
+    const trigger = { status: 'FAILURE', sessionCallbackURL: null, qrcodeImage: null, sessionToken: null };
+    const why = { errorSummary: 'why', error: { code: 409, description: 'why' } };
+    assert.equal(checkAnswer('trigger', { statusCode: 409, body: JSON.stringify({ ...trigger, ...why }) }), undefined);
     const spring = { timestamp: 't', status: 400, path: '/p', error: 'Bad Request', message: 'm' };
     assert.equal(checkAnswer('spring', { statusCode: 400, body: JSON.stringify(spring) }), undefined);
     const oauth = JSON.stringify({ error: 'invalid_client', error_description: 'd' });

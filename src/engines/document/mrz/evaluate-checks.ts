@@ -25,7 +25,13 @@ export function evaluateCheck(check: LayoutCheck, lines: readonly string[]): Mrz
     : null;
   if (printed === String(alternativeExpected) && printed !== String(expected))
     return { name: check.name, position: check.digit, printed, expected: alternativeExpected ?? expected, valid: true };
-  return { name: check.name, position: check.digit, printed, expected, valid: printed === String(expected) || emptyField };
+  return {
+    name: check.name,
+    position: check.digit,
+    printed,
+    expected,
+    valid: printed === String(expected) || emptyField,
+  };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import type { PositionKind } from './mrz-layouts.js';
-import { alternativesOf, checkDigitBlind } from './ocr-confusions.js';
+import { allowedIn, alternativesOf, checkDigitBlind } from './ocr-confusions.js';
 import type { MrzCheckDigit, MrzPosition, MrzRepairKind, MrzSegment } from './mrz-types.js';
 
 /** A field at or above this confidence can be taken as read; below, confirm it (VIZ, chip, another frame). */
@@ -19,11 +19,12 @@ const VERIFIED = 0.98;
 /** No check digit covers the field (the names, sex, codes of ICAO layouts): its shape is all that was checked. */
 const UNVERIFIED = 0.8;
 /** A check digit covering the field fails: misread or misprinted. */
-const FAILED = 0.1;
+export const FAILED_CONFIDENCE = 0.1;
+const FAILED = FAILED_CONFIDENCE;
 /** The value has the wrong shape (a digit in a name, a 13th month). */
 const WRONG_SHAPE = 0.5;
 /** Per character with a confusion the check digit cannot see (G/6, K/`<`). */
-const BLIND_CONFUSION = 0.85;
+export const BLIND_CONFUSION = 0.85;
 
 const REPAIR_FACTOR: Readonly<Record<MrzRepairKind, number>> = {
   normalize: 1,
@@ -41,20 +42,19 @@ const AMBIGUOUS_LENGTH = 0.6;
 export interface RepairMark extends MrzPosition {
   readonly kind: MrzRepairKind;
   readonly ambiguous: boolean;
+  /** The character the repair replaced ('' for length repairs). */
+  readonly from: string;
 }
 
 export interface FieldEvidence {
   readonly segments: readonly MrzSegment[];
   /** The field's own check digit, or the composite where it has none; empty where nothing covers it. */
   readonly checks: readonly MrzCheckDigit[];
+  /** What those check digits cover: a swap chosen anywhere there spent their evidence. */
+  readonly covers: readonly MrzSegment[];
+  /** The composite also covers the field and fails: an error its own check digit passed may be here. */
+  readonly compositeFails: boolean;
   readonly shapeValid: boolean;
-}
-
-function allowedIn(kind: PositionKind, character: string): boolean {
-  if (kind === 'alnum') return true;
-  if (kind === 'digit' || kind === 'check') return /^[0-9]$/.test(character);
-  if (kind === 'sex') return /^[MFX<]$/.test(character);
-  return /^[A-Z<]$/.test(character);
 }
 
 const inSegment = (p: MrzPosition, s: MrzSegment) => p.line === s.line && p.column >= s.start && p.column < s.end;
@@ -71,10 +71,12 @@ export function fieldConfidence(
   kinds: readonly (readonly PositionKind[])[],
   repairs: readonly RepairMark[],
 ): number {
-  const { segments, checks, shapeValid } = evidence;
+  const { segments, checks, covers, compositeFails, shapeValid } = evidence;
   const verified = checks.length > 0 && checks.every((c) => c.valid);
   let confidence = checks.length === 0 ? UNVERIFIED : verified ? VERIFIED : FAILED;
   if (!shapeValid) confidence *= WRONG_SHAPE;
+  // One check digit in ten passes by chance; the failing composite says some error got past.
+  if (verified && compositeFails) confidence *= BLIND_CONFUSION;
 
   if (verified) {
     for (const s of segments) {
@@ -96,10 +98,15 @@ export function fieldConfidence(
       const moved =
         segments.some((s) => s.line === repair.line && s.end > repair.column) ||
         digitPositions.some((d) => d.line === repair.line && d.column >= repair.column);
-      if (moved)
-        confidence *= repair.ambiguous ? AMBIGUOUS_LENGTH : REPAIR_FACTOR.length;
-    } else if (touches(repair)) {
-      confidence *= repair.kind === 'type' && !verified ? UNCONFIRMED_TYPE_FORCING : REPAIR_FACTOR[repair.kind];
+      if (moved) confidence *= repair.ambiguous ? AMBIGUOUS_LENGTH : REPAIR_FACTOR.length;
+    } else if (repair.kind === 'swap' ? covers.some((s) => inSegment(repair, s)) || touches(repair) : touches(repair)) {
+      // A K turned to a filler is invisible to the check digit (both weigh 0): nothing confirmed it.
+      const blindFiller = repair.kind === 'filler' && repair.from === 'K' && verified;
+      confidence *= blindFiller
+        ? BLIND_CONFUSION
+        : repair.kind === 'type' && !verified
+          ? UNCONFIRMED_TYPE_FORCING
+          : REPAIR_FACTOR[repair.kind];
     }
   }
   return Math.round(confidence * 1000) / 1000;

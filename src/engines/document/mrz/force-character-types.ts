@@ -15,7 +15,8 @@ export function forcedCharacter(kind: PositionKind | undefined, character: strin
   // The one non-digit a check digit position holds is `<` (an empty personal number, the mark of a long
   // document number): K, L or C there is a misread filler, which lets the layout find a long number.
   if (kind === 'check' && FILLER_MISREADS.has(character)) return '<';
-  if (kind === 'digit' || kind === 'check') return /[A-Z]/.test(character) ? (digitForLetter(character) ?? character) : character;
+  if (kind === 'digit' || kind === 'check')
+    return /[A-Z]/.test(character) ? (digitForLetter(character) ?? character) : character;
   if (kind === 'letter' || kind === 'name')
     return /[0-9]/.test(character) ? (letterForDigit(character) ?? character) : character;
   if (kind === 'sex' && FILLER_MISREADS.has(character)) return '<';

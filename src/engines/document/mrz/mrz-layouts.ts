@@ -89,7 +89,11 @@ function secondLineStart(): { fields: LayoutField[]; kinds: MrzLayout['kinds'][n
 /** First line of TD2, TD3, MRV-A, MRV-B: code, issuing state, names to the end of the line. */
 function nameLine(length: number): { fields: LayoutField[]; kinds: MrzLayout['kinds'][number][] } {
   return {
-    fields: [field('documentCode', seg(0, 0, 2)), field('issuingState', seg(0, 2, 5)), field('names', seg(0, 5, length))],
+    fields: [
+      field('documentCode', seg(0, 0, 2)),
+      field('issuingState', seg(0, 2, 5)),
+      field('names', seg(0, 5, length)),
+    ],
     kinds: [...documentCodeKinds, kind(seg(0, 2, 5), 'letter'), kind(seg(0, 5, length), 'name')],
   };
 }
@@ -305,7 +309,9 @@ export function resolveMrzLayout(format: MrzFormat, lines: readonly string[]): M
  * positionKinds(mrzLayout('TD3'))[1][13]; // 'digit' (first character of the birth date)
  */
 export function positionKinds(layout: MrzLayout): PositionKind[][] {
-  const kinds = Array.from({ length: layout.lineCount }, () => new Array<PositionKind>(layout.lineLength).fill('alnum'));
+  const kinds = Array.from({ length: layout.lineCount }, () =>
+    new Array<PositionKind>(layout.lineLength).fill('alnum'),
+  );
   for (const { segment, kind: k } of layout.kinds) {
     const row = kinds[segment.line];
     if (row) for (let c = segment.start; c < segment.end; c++) row[c] = k;

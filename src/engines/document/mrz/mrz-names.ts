@@ -26,7 +26,8 @@ export function nameValue(raw: string): string {
  */
 export function splitMrzName(raw: string): SplitName {
   const separator = raw.indexOf('<<');
-  if (separator < 0) return { surname: nameValue(raw), givenNames: '', givenNamesStart: raw.length, surnameEnd: raw.length };
+  if (separator < 0)
+    return { surname: nameValue(raw), givenNames: '', givenNamesStart: raw.length, surnameEnd: raw.length };
   const givenNamesStart = separator + 2;
   return {
     surname: nameValue(raw.slice(0, separator)),

@@ -5,6 +5,7 @@
  */
 
 import { characterValue } from './check-digit.js';
+import type { PositionKind } from './mrz-layouts.js';
 
 const PAIRS: readonly (readonly [letter: string, digit: string])[] = [
   ['O', '0'],
@@ -74,4 +75,18 @@ export function checkDigitBlind(a: string, b: string): boolean {
   const va = characterValue(a);
   const vb = characterValue(b);
   return va !== null && vb !== null && (va - vb) % 10 === 0;
+}
+
+/**
+ * Whether a position of this kind can hold the character.
+ *
+ * @example
+ * allowedIn('name', '<'); // true
+ * allowedIn('digit', 'O'); // false
+ */
+export function allowedIn(kind: PositionKind, character: string): boolean {
+  if (kind === 'alnum') return /^[A-Z0-9<]$/.test(character);
+  if (kind === 'digit' || kind === 'check') return /^[0-9<]$/.test(character);
+  if (kind === 'sex') return /^[MFX<]$/.test(character);
+  return /^[A-Z<]$/.test(character);
 }

@@ -5,7 +5,7 @@
  */
 
 import { evaluateCheckDigits, segmentText } from './evaluate-checks.js';
-import { fieldConfidence, type RepairMark } from './field-confidence.js';
+import { BLIND_CONFUSION, FAILED_CONFIDENCE, fieldConfidence, type RepairMark } from './field-confidence.js';
 import { parseMrzDate, type MrzDateKind } from './mrz-date.js';
 import { positionKinds, resolveMrzLayout, type LayoutField } from './mrz-layouts.js';
 import { nameValue, splitMrzName } from './mrz-names.js';
@@ -80,16 +80,65 @@ export function readMrzFields(
       issue('PARTIAL_DATE', 'warning', f.name, `${f.name} has an unknown month or day`);
   for (const c of checkDigits)
     if (!c.valid)
-      issue('CHECK_DIGIT_MISMATCH', 'error', c.name, `the ${c.name} check digit is ${c.printed}, the characters give ${c.expected}`);
+      issue(
+        'CHECK_DIGIT_MISMATCH',
+        'error',
+        c.name,
+        `the ${c.name} check digit is ${c.printed}, the characters give ${c.expected}`,
+      );
 
   const checksOf = (segments: readonly MrzSegment[]): MrzCheckName[] =>
     layout.checks.filter((c) => c.covers.some((cover) => segments.some((s) => overlaps(cover, s)))).map((c) => c.name);
+  // On TD1 and TD2 the first filler after a long number's tail places the boundary between the number and
+  // optional data 1, and the number's check digit confirms it. When that check fails the boundary is
+  // unverified. A K in the tail may be the misread filler that ended it, which no check digit can see, and
+  // a repair in the tail or its check digit chose where it ends: either leaves both fields below high.
+  const longNumber =
+    format === 'TD1' || format === 'TD2' ? layout.fields.find((f) => f.name === 'documentNumber') : undefined;
+  const tailSegments = longNumber && longNumber.segments.length > 1 ? longNumber.segments.slice(1) : [];
+  const numberCheck = layout.checks.find((c) => c.name === 'documentNumber');
+  const tailRepaired = repairs.some(
+    (r) =>
+      tailSegments.some((s) => r.line === s.line && r.column >= s.start && r.column <= s.end) ||
+      (tailSegments.length > 0 && r.line === numberCheck?.digit.line && r.column === numberCheck.digit.column),
+  );
+  const numberFailed = checkDigits.some((c) => c.name === 'documentNumber' && !c.valid);
+  const boundaryUnsure = (name: MrzFieldName) => numberFailed && name === 'optionalData1' && tailSegments.length > 0;
+  const boundaryBlind = (name: MrzFieldName) =>
+    (name === 'optionalData1' || name === 'documentNumber') &&
+    (segmentText(lines, tailSegments).includes('K') || tailRepaired);
   const finish = (f: RawField): MrzField | MrzDateField => {
     const checks = checksOf(f.segments);
     const own = checks.filter((name) => name !== 'composite');
-    const relevant: MrzCheckDigit[] = checkDigits.filter((c) => (own.length > 0 ? own : checks).includes(c.name));
-    const confidence = fieldConfidence({ segments: f.segments, checks: relevant, shapeValid: f.shapeValid }, lines, kinds, repairs);
-    const valid = f.shapeValid && checkDigits.filter((c) => checks.includes(c.name)).every((c) => c.valid);
+    const relevantNames = own.length > 0 ? own : checks;
+    const relevant: MrzCheckDigit[] = checkDigits.filter((c) => relevantNames.includes(c.name));
+    const covers = layout.checks
+      .filter((c) => relevantNames.includes(c.name))
+      .flatMap((c) => [...c.covers, ...(c.alternativeCovers ?? [])]);
+    const computed = fieldConfidence(
+      {
+        segments: f.segments,
+        checks: relevant,
+        covers,
+        compositeFails:
+          own.length > 0 &&
+          checks.includes('composite') &&
+          !checkDigits.every((c) => c.name !== 'composite' || c.valid),
+        shapeValid: f.shapeValid,
+      },
+      lines,
+      kinds,
+      repairs,
+    );
+    const confidence = boundaryUnsure(f.name)
+      ? Math.min(computed, FAILED_CONFIDENCE)
+      : boundaryBlind(f.name)
+        ? Math.round(computed * BLIND_CONFUSION * 1000) / 1000
+        : computed;
+    const valid =
+      f.shapeValid &&
+      !boundaryUnsure(f.name) &&
+      checkDigits.filter((c) => checks.includes(c.name)).every((c) => c.valid);
     const common = { value: f.value, raw: f.raw, segments: f.segments, checks, valid, confidence };
     return f.date === undefined ? common : { ...common, date: f.date };
   };
@@ -140,9 +189,19 @@ export function readMrzFields(
       if (!segment) return [];
       const split = splitMrzName(raw);
       const shapeValid = /^[A-Z<]*$/.test(raw);
-      const at = (start: number, end: number): MrzSegment => ({ line: segment.line, start: segment.start + start, end: segment.start + end });
+      const at = (start: number, end: number): MrzSegment => ({
+        line: segment.line,
+        start: segment.start + start,
+        end: segment.start + end,
+      });
       return [
-        { name: 'surname', segments: [at(0, split.surnameEnd)], raw: raw.slice(0, split.surnameEnd), value: split.surname, shapeValid },
+        {
+          name: 'surname',
+          segments: [at(0, split.surnameEnd)],
+          raw: raw.slice(0, split.surnameEnd),
+          value: split.surname,
+          shapeValid,
+        },
         {
           name: 'givenNames',
           segments: [at(split.givenNamesStart, raw.length)],

@@ -19,21 +19,23 @@ function fillerRunRight(text: string, column: number, end: number): number {
 
 /**
  * Whether the K, L or C at `column` stands where only a filler can: inside a filler run of its field.
- * Outside names: two fillers on one side and one on the other (or the field's end). In a name a single
+ * Outside names: two fillers before it and one after (or the field's end); after a single filler it may
+ * be data (`A0<K`: a long number's tail, then optional data K). In a name a single
  * letter after `<` or `<<` can be a name (`LEE<K`, `SMITH<<K`), so it takes three fillers before it, or two
  * once the name has had its `<<` (a second `<<` cannot start another identifier).
  */
 function standsForFiller(text: string, column: number, start: number, end: number, name: boolean): boolean {
   if (!FILLER_MISREADS.has(text.charAt(column))) return false;
   const left = fillerRunLeft(text, column, start);
-  const right = fillerRunRight(text, column, end);
   const next = text.charAt(column + 1);
   const afterNext = text.charAt(column + 2);
   // A second misread right after this one still closes the run: `<<KK<<`.
   const rightOk =
-    column + 1 >= end || right >= 1 || (FILLER_MISREADS.has(next) && (column + 2 >= end || afterNext === '<'));
+    column + 1 >= end ||
+    fillerRunRight(text, column, end) >= 1 ||
+    (FILLER_MISREADS.has(next) && (column + 2 >= end || afterNext === '<'));
   if (name) return rightOk && (left >= 3 || (left >= 2 && text.slice(start, column - left).includes('<<')));
-  return (left >= 2 && rightOk) || (left >= 1 && right >= 2);
+  return left >= 2 && rightOk;
 }
 
 /**

@@ -1,6 +1,13 @@
 import { checkWeight } from './check-digit.js';
 import { forcedCharacter } from './force-character-types.js';
-import { mrzLayout, positionKinds, resolveMrzLayout, type LayoutCheck, type MrzLayout, type PositionKind } from './mrz-layouts.js';
+import {
+  mrzLayout,
+  positionKinds,
+  resolveMrzLayout,
+  type LayoutCheck,
+  type MrzLayout,
+  type PositionKind,
+} from './mrz-layouts.js';
 import type { RepairMark } from './field-confidence.js';
 import type { MrzChange, MrzFormat, MrzSegment } from './mrz-types.js';
 import { classifyStateCode } from './state-codes.js';
@@ -32,7 +39,8 @@ function forEachCandidate(line: string, difference: number, visit: Visit): void 
   const n = line.length;
   const del = (s: string, i: number) => s.slice(0, i) + s.slice(i + 1);
   const ins = (s: string, i: number, c: string) => s.slice(0, i) + c + s.slice(i);
-  if (difference === 1) for (let i = n - 1; i >= 0; i--) visit(del(line, i), [{ column: i, from: line.charAt(i), to: '' }]);
+  if (difference === 1)
+    for (let i = n - 1; i >= 0; i--) visit(del(line, i), [{ column: i, from: line.charAt(i), to: '' }]);
   if (difference === 2)
     for (let j = n - 1; j >= 0; j--)
       for (let i = j - 1; i >= 0; i--)
@@ -149,11 +157,16 @@ function score(format: MrzFormat, base: MrzLayout, lines: readonly string[]): { 
   const length = layout.lineLength;
   let checks = 0;
   for (const c of layout.checks)
-    if (onLines(c.covers, lines, length) && (lines[c.digit.line] ?? '').length === length && checkHolds(c, lines)) checks++;
+    if (onLines(c.covers, lines, length) && (lines[c.digit.line] ?? '').length === length && checkHolds(c, lines))
+      checks++;
   let plausible = 0;
   for (const f of layout.fields) {
     const [first] = f.segments;
-    if (first && onLines(f.segments, lines, length) && plausibleField(f.name, lines[first.line] ?? '', first.start, first.end))
+    if (
+      first &&
+      onLines(f.segments, lines, length) &&
+      plausibleField(f.name, lines[first.line] ?? '', first.start, first.end)
+    )
       plausible++;
   }
   return { checks, plausible };
@@ -161,7 +174,8 @@ function score(format: MrzFormat, base: MrzLayout, lines: readonly string[]): { 
 
 /** Edits in filler runs (a `<` dropped from or doubled in a run) are the usual OCR length error. */
 function editCost(line: string, edit: Edit): number {
-  const fillerNear = line.charAt(edit.column - 1) === '<' || line.charAt(edit.to === '<' ? edit.column : edit.column + 1) === '<';
+  const fillerNear =
+    line.charAt(edit.column - 1) === '<' || line.charAt(edit.to === '<' ? edit.column : edit.column + 1) === '<';
   return (edit.to === '<' || edit.from === '<') && fillerNear ? 0 : 1;
 }
 
@@ -204,10 +218,11 @@ export function repairLineLengths(
     if (difference === 0 || Math.abs(difference) > 2) continue;
     const trial = out.map((l, i) => forceLine(l, kinds[i]));
     const seen = new Set<string>();
-    const found: { best: { line: string; edits: readonly Edit[]; rank: number; cost: number } | null; tied: boolean } = {
-      best: null,
-      tied: false,
-    };
+    const found: { best: { line: string; edits: readonly Edit[]; rank: number; cost: number } | null; tied: boolean } =
+      {
+        best: null,
+        tied: false,
+      };
     // Per number of valid check digits, the first column any such candidate edits: the fields before it
     // read the same in all of them, so the check digits cannot have been misled there.
     const firstEdit = new Map<number, number>();
@@ -234,7 +249,7 @@ export function repairLineLengths(
     if (!chosen) continue;
     out[index] = chosen.line;
     const fromColumn = firstEdit.get(Math.floor(chosen.rank / 100)) ?? 0;
-    marks.push({ kind: 'length', line: index, column: fromColumn, ambiguous: tied });
+    marks.push({ kind: 'length', line: index, column: fromColumn, ambiguous: tied, from: '' });
     for (const edit of chosen.edits)
       changes.push({
         kind: 'length',

@@ -16,7 +16,7 @@ import { repairUniqueSwaps } from './repair-swaps.js';
 function marksOf(changes: readonly MrzChange[]): RepairMark[] {
   return changes
     .filter((c) => c.kind !== 'normalize' && c.kind !== 'length')
-    .map((c) => ({ kind: c.kind, line: c.line, column: c.column, ambiguous: c.ambiguous }));
+    .map((c) => ({ kind: c.kind, line: c.line, column: c.column, ambiguous: c.ambiguous, from: c.from }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { evaluateCheckDigits } from './evaluate-checks.js';
 import { positionKinds, resolveMrzLayout, type LayoutCheck } from './mrz-layouts.js';
-import { alternativesOf } from './ocr-confusions.js';
+import { allowedIn, alternativesOf } from './ocr-confusions.js';
 import type { MrzChange, MrzCheckName, MrzFormat, MrzSegment } from './mrz-types.js';
 
 interface Swap {
@@ -14,16 +14,22 @@ interface Swap {
 const inAny = (line: number, column: number, segments: readonly MrzSegment[]) =>
   segments.some((s) => s.line === line && column >= s.start && column < s.end);
 
-/** Every single confusion swap in the given segments, at positions holding letters and digits alike. */
+/**
+ * Every single confusion swap in the given segments that the position's type allows: any in document
+ * numbers and optional data, K/L/C to `<` in names and codes (letters and digits there were already
+ * forced to their type). Every position the failing check digit covers is a suspect, so a swap is only
+ * unique when no other explanation the model allows fits as well.
+ */
 function swapsIn(lines: readonly string[], format: MrzFormat, segments: readonly MrzSegment[]): Swap[] {
   const kinds = positionKinds(resolveMrzLayout(format, lines));
   const out: Swap[] = [];
   for (const s of segments) {
     const text = lines[s.line] ?? '';
     for (let column = s.start; column < s.end; column++) {
-      if (kinds[s.line]?.[column] !== 'alnum') continue;
+      const kind = kinds[s.line]?.[column] ?? 'alnum';
       const from = text.charAt(column);
       for (const to of alternativesOf(from)) {
+        if (!allowedIn(kind, to)) continue;
         const swapped = [...lines];
         swapped[s.line] = text.slice(0, column) + to + text.slice(column + 1);
         out.push({ line: s.line, column, from, to, lines: swapped });
@@ -35,22 +41,29 @@ function swapsIn(lines: readonly string[], format: MrzFormat, segments: readonly
 
 function validNames(format: MrzFormat, lines: readonly string[]): Set<MrzCheckName> {
   const layout = resolveMrzLayout(format, lines);
-  return new Set(evaluateCheckDigits(layout, lines).filter((c) => c.valid).map((c) => c.name));
+  return new Set(
+    evaluateCheckDigits(layout, lines)
+      .filter((c) => c.valid)
+      .map((c) => c.name),
+  );
 }
 
 /**
  * Repair 4: for a check digit that still fails, tries every single O/0, I/1, B/8, S/5, Z/2, G/6 swap (and
- * K, L, C to `<`) in the letters-and-digits positions it covers, and makes one only when exactly one
- * swap makes it valid, the composite digit deciding between several. A failing composite whose own
- * checks all hold is tried over the positions only it covers (TD1's and TD2's optional data, the French
- * card's office code). Anything else stays as printed and is reported invalid: a document whose check
+ * K, L, C to `<`) the types of the positions it covers allow, and makes one only when exactly one swap
+ * makes it valid, the composite digit deciding between several. A failing composite whose own checks
+ * all hold is tried over the positions only it covers (TD1's and TD2's optional data, the French card's
+ * names and office code). Anything else stays as printed and is reported invalid: a document whose check
  * digits are wrong is not "repaired" into a valid one.
  *
  * @example
  * repairUniqueSwaps(['P<UTO…', 'L8989O2C36UTO7408122F1204159ZE184226B<<<<<10'], 'TD3').lines[1].slice(0, 9);
  * // 'L898902C3'
  */
-export function repairUniqueSwaps(lines: readonly string[], format: MrzFormat): { lines: string[]; changes: MrzChange[] } {
+export function repairUniqueSwaps(
+  lines: readonly string[],
+  format: MrzFormat,
+): { lines: string[]; changes: MrzChange[] } {
   let out = [...lines];
   const changes: MrzChange[] = [];
   const apply = (swap: Swap, check: MrzCheckName, among: number) => {
@@ -86,12 +99,16 @@ export function repairUniqueSwaps(lines: readonly string[], format: MrzFormat): 
   const composite = now.checks.find((c) => c.name === 'composite');
   const valid = validNames(format, out);
   if (composite && !valid.has('composite') && now.checks.every((c) => c.name === 'composite' || valid.has(c.name))) {
-    const ownCovers = now.checks.filter((c) => c.name !== 'composite').flatMap((c) => [...c.covers, ...(c.alternativeCovers ?? [])]);
+    const ownCovers = now.checks
+      .filter((c) => c.name !== 'composite')
+      .flatMap((c) => [...c.covers, ...(c.alternativeCovers ?? [])]);
     const onlyComposite = swapsIn(out, format, composite.covers).filter((s) => !inAny(s.line, s.column, ownCovers));
-    const fixing = dedupe(onlyComposite.filter((s) => {
-      const after = validNames(format, s.lines);
-      return now.checks.every((c) => after.has(c.name));
-    }));
+    const fixing = dedupe(
+      onlyComposite.filter((s) => {
+        const after = validNames(format, s.lines);
+        return now.checks.every((c) => after.has(c.name));
+      }),
+    );
     if (fixing.length === 1 && fixing[0]) apply(fixing[0], 'composite', 1);
   }
   return { lines: out, changes };

@@ -32,6 +32,8 @@ export interface GraphModelOptions {
    * {@link onnxChannelBlock}, the block of onnxruntime's conv layout on this CPU.
    */
   readonly channelBlock?: number;
+  /** The input's layout: TF.js's `nhwc` (the default, transposed in the graph) or `nchw` (fed planar). */
+  readonly inputLayout?: 'nhwc' | 'nchw';
 }
 
 /** Raised for a graph that uses an op or attribute the converter does not handle. */
@@ -44,7 +46,8 @@ export class GraphModelConversionError extends Error {
  * an ONNX model for onnxruntime. Handles the ops of `@vladmandic/human`'s BlazeFace and FaceMesh:
  * `_FusedConv2D` (BiasAdd, Relu, Prelu), `DepthwiseConv2dNative`, `AddV2`, `Relu`, `Prelu`,
  * `Sigmoid`, `MaxPool`, `Pad`, `Reshape`, `Identity`. The graph runs NCHW inside: the NHWC input is
- * transposed once, and back before each `Reshape`, so outputs have the shapes TF.js gives them.
+ * transposed once (or fed planar, `inputLayout: 'nchw'`), and back before each `Reshape`, so outputs
+ * have the shapes TF.js gives them.
  * TF's 'SAME' padding is ONNX's `SAME_UPPER` (the extra row and column at the end). For onnxruntime's
  * blocked conv layout, channel counts are padded with zero channels to `channelBlock` (BlazeFace's 24
  * become 32 with AVX-512) and sliced off before `Reshape`; PReLU is rewritten as depthwise convs
@@ -68,7 +71,13 @@ export function graphModelToOnnx(
   const block = options.channelBlock ?? onnxChannelBlock();
   if (!(Number.isInteger(block) && block >= 1))
     throw new RangeError(`channel block ${block} is not a whole number ≥ 1`);
-  const converter = new Converter(readTfjsWeights(dirname(modelPath), json.weightsManifest), inputShape[3] ?? 0, block);
+  const nchw = options.inputLayout === 'nchw';
+  const converter = new Converter(
+    readTfjsWeights(dirname(modelPath), json.weightsManifest),
+    (nchw ? inputShape[1] : inputShape[3]) ?? 0,
+    block,
+    nchw,
+  );
   for (const node of json.modelTopology.node) converter.add(node);
   return {
     bytes: converter.encodeModel(inputShape),
@@ -92,6 +101,7 @@ class Converter extends OnnxGraph {
     private readonly weights: ReadonlyMap<string, TfjsWeight>,
     private readonly inputChannels: number,
     private readonly channelBlock: number,
+    private readonly nchwInput: boolean,
   ) {
     super();
   }
@@ -108,7 +118,7 @@ class Converter extends OnnxGraph {
       case 'Const':
         return;
       case 'Placeholder': {
-        const x = this.node('Transpose', [INPUT], { perm: NHWC_TO_NCHW });
+        const x = this.nchwInput ? INPUT : this.node('Transpose', [INPUT], { perm: NHWC_TO_NCHW });
         this.#channels.set(x, { real: this.inputChannels, padded: this.inputChannels });
         return set(x);
       }

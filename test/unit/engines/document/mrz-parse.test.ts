@@ -14,7 +14,11 @@ const codes = (result: ReturnType<typeof parse>) => result.issues.map((i) => `${
 // The specimens of ICAO Doc 9303 (8th edition): Part 4 (TD3), Part 5 (TD1), Part 6 (TD2), Part 7 (MRV-A, MRV-B).
 const ICAO = {
   TD1: ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'],
-  TD1_LONG_NUMBER: ['I<UTOD23145890<7349<<<<<<<<<<<', '3407127M9507122UTO<<<<<<<<<<<2', 'STEVENSON<<PETER<JOHN<<<<<<<<<'],
+  TD1_LONG_NUMBER: [
+    'I<UTOD23145890<7349<<<<<<<<<<<',
+    '3407127M9507122UTO<<<<<<<<<<<2',
+    'STEVENSON<<PETER<JOHN<<<<<<<<<',
+  ],
   TD2: ['I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907UTO7408122F1204159<<<<<<<6'],
   TD3: ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'],
   MRV_A: ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L8988901C4XXX4009078F96121096ZE184226B<<<<<<'],
@@ -113,7 +117,9 @@ describe('parseMrz on the ICAO 9303 specimens', () => {
     assert.equal(checkDigitOf('000590240<601'), '3');
     const line1 = 'IDBEL000590240<6013<<<<<<<<<<<';
     const line2start = '8512017F1311048BEL85120100200';
-    const composite = checkDigitOf(line1.slice(5) + line2start.slice(0, 7) + line2start.slice(8, 15) + line2start.slice(18));
+    const composite = checkDigitOf(
+      line1.slice(5) + line2start.slice(0, 7) + line2start.slice(8, 15) + line2start.slice(18),
+    );
     const mrz = parse([line1, line2start + composite, 'SPECIMEN<<TEST<<<<<<<<<<<<<<<<']);
     assert.equal(mrz.fields.documentNumber.value, '000590240601');
     assert.equal(mrz.checkDigits[0]?.valid, true);

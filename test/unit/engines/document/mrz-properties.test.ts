@@ -41,7 +41,9 @@ function truthFor(format: ComposedFormat): fc.Arbitrary<MrzTruth> {
   const code =
     format === 'FRENCH_ID'
       ? fc.constant('ID')
-      : fc.tuple(first ? fc.constant(first) : fc.constantFrom('I', 'A', 'C'), fc.constantFrom('', ...LETTERS)).map(([a, b]) => a + b);
+      : fc
+          .tuple(first ? fc.constant(first) : fc.constantFrom('I', 'A', 'C'), fc.constantFrom('', ...LETTERS))
+          .map(([a, b]) => a + b);
   const number =
     format === 'FRENCH_ID'
       ? fc.tuple(digits(4), alnum(3, 3), digits(5)).map((p) => p.join(''))
@@ -63,7 +65,7 @@ function truthFor(format: ComposedFormat): fc.Arbitrary<MrzTruth> {
       optionalData2: alnum(0, size.optional2),
     })
     .filter((t) => {
-      const overflow = t.documentNumber.length > 9 ? t.documentNumber.length - 9 + 2 : 0;
+      const overflow = size.overflow && t.documentNumber.length > 9 ? t.documentNumber.length - 9 + 2 : 0;
       const names =
         format === 'FRENCH_ID'
           ? t.surname.length <= 25 && t.givenNames.replace(/ /g, '<<').length <= 14

@@ -188,7 +188,10 @@ describe('check digits and security', () => {
     const r = repair(TD3);
     assert.deepEqual(r.fields.surname.checks, []);
     assert.ok(r.confidence < HIGH_CONFIDENCE);
-    assert.equal(r.verifiedConfidence, Math.min(r.fields.personalNumber!.confidence, r.fields.documentNumber.confidence));
+    assert.equal(
+      r.verifiedConfidence,
+      Math.min(r.fields.personalNumber!.confidence, r.fields.documentNumber.confidence),
+    );
   });
   it('refuses lines more than 2 characters off, with a typed error', () => {
     assert.throws(() => repair([TD3[0]!, TD3[1]!.slice(3)]), MrzInputError);

@@ -18,7 +18,7 @@ const unit = (angle: number) => {
   v[1] = Math.sin(angle);
   return v;
 };
-const face = (vector: Float32Array) => ({ recognitionViews: [vector] }) as unknown as AnalyzedFace;
+const face = (vector: Float32Array) => ({ recognitionViews: [vector], mesh: [] }) as unknown as AnalyzedFace;
 
 function inputs(overrides: Partial<SignalInputs>): SignalInputs {
   return {

@@ -3,11 +3,7 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { lumaQuantisation } from '../../../../src/engines/liveness/jpeg-quantisation.js';
 import { sequenceMotion } from '../../../../src/engines/liveness/sequence-motion.js';
-import {
-  NOISE_MARGIN,
-  reencodingFloor,
-  temporalNoiseStatus,
-} from '../../../../src/engines/liveness/temporal-noise.js';
+import { NOISE_MARGIN, reencodingFloor, temporalNoiseStatus } from '../../../../src/engines/liveness/temporal-noise.js';
 import { motionFrame } from '../../../helpers/luma-scenes.js';
 
 const jpegTable = async (quality: number) =>
@@ -24,9 +20,13 @@ describe('temporal noise', () => {
       [1.3, -0.6],
       [2.1, 0.4],
     ] as const;
-    const noisy = sequenceMotion(moves.map(([dx, dy], i) => motionFrame({ background: [dx, dy], face: [dx, dy], noise: 2 }, i + 1)));
+    const noisy = sequenceMotion(
+      moves.map(([dx, dy], i) => motionFrame({ background: [dx, dy], face: [dx, dy], noise: 2 }, i + 1)),
+    );
     for (const pair of noisy) assert.ok(pair.noise !== undefined && Math.abs(pair.noise - 2) < 0.25, `${pair.noise}`);
-    const still = sequenceMotion(moves.map(([dx, dy], i) => motionFrame({ background: [dx, dy], face: [dx, dy], noise: 0 }, i + 1)));
+    const still = sequenceMotion(
+      moves.map(([dx, dy], i) => motionFrame({ background: [dx, dy], face: [dx, dy], noise: 0 }, i + 1)),
+    );
     for (const pair of still) assert.ok(pair.noise !== undefined && pair.noise < 0.2, `${pair.noise}`);
   });
 
@@ -41,9 +41,27 @@ describe('temporal noise', () => {
 
   it('fails when any pair holds less noise than the margin over the floor; cannot tell with no pair measured', () => {
     const floor = 1;
-    assert.equal(temporalNoiseStatus([{ noise: 1.8, floor }, { noise: 1.7, floor }]), 'PASS');
-    assert.equal(temporalNoiseStatus([{ noise: 1.8, floor }, { noise: NOISE_MARGIN * floor - 0.01, floor }]), 'FAIL');
-    assert.equal(temporalNoiseStatus([{ noise: undefined, floor }, { noise: 0, floor }]), 'FAIL');
+    assert.equal(
+      temporalNoiseStatus([
+        { noise: 1.8, floor },
+        { noise: 1.7, floor },
+      ]),
+      'PASS',
+    );
+    assert.equal(
+      temporalNoiseStatus([
+        { noise: 1.8, floor },
+        { noise: NOISE_MARGIN * floor - 0.01, floor },
+      ]),
+      'FAIL',
+    );
+    assert.equal(
+      temporalNoiseStatus([
+        { noise: undefined, floor },
+        { noise: 0, floor },
+      ]),
+      'FAIL',
+    );
     assert.equal(temporalNoiseStatus([{ noise: undefined, floor }]), 'ERROR');
     assert.equal(temporalNoiseStatus([]), 'ERROR');
   });

@@ -46,7 +46,14 @@ describe('window registration', () => {
   });
 
   it('gives up on a flat window', () => {
-    const flat: LumaWindow = { data: new Float32Array(96 * 96).fill(100), width: 96, height: 96, left: 0, top: 0, scale: 1 };
+    const flat: LumaWindow = {
+      data: new Float32Array(96 * 96).fill(100),
+      width: 96,
+      height: 96,
+      left: 0,
+      top: 0,
+      scale: 1,
+    };
     assert.equal(registerWindows(flat, flat, IDENTITY), undefined);
   });
 
@@ -58,7 +65,10 @@ describe('window registration', () => {
       [7, 3],
     ] as const;
     const map = [1.1, 0.1, 3, -0.1, 0.9, -2] as const;
-    const fitted = fitAffine(from, from.map(([x, y]) => applyAffine(map, x, y)));
+    const fitted = fitAffine(
+      from,
+      from.map(([x, y]) => applyAffine(map, x, y)),
+    );
     fitted.forEach((v, i) => assert.ok(Math.abs(v - (map[i] ?? 0)) < 1e-9));
     const round = composeAffine(invertAffine(map), map);
     round.forEach((v, i) => assert.ok(Math.abs(v - (IDENTITY[i] ?? 0)) < 1e-12));

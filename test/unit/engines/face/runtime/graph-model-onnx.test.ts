@@ -66,6 +66,31 @@ describe('TF.js graph model to ONNX', () => {
     });
   }
 
+  it('takes a planar (NCHW) input when asked, with the same outputs', async () => {
+    const path = join(packageDir('@vladmandic/human'), 'models', 'blazeface.json');
+    const size = 256;
+    const x = input(size);
+    const planar = new Float32Array(x.length);
+    for (let p = 0; p < size * size; p++) for (let c = 0; c < 3; c++) planar[c * size * size + p] = x[p * 3 + c]!;
+    const options = { intraOpNumThreads: 1, interOpNumThreads: 1 };
+    const nhwc = graphModelToOnnx(path, [1, size, size, 3]);
+    const nchw = graphModelToOnnx(path, [1, 3, size, size], { inputLayout: 'nchw' });
+    const a = await (
+      await InferenceSession.create(nhwc.bytes, options)
+    ).run({ [nhwc.input]: new Tensor('float32', x, [1, size, size, 3]) });
+    const b = await (
+      await InferenceSession.create(nchw.bytes, options)
+    ).run({ [nchw.input]: new Tensor('float32', planar, [1, 3, size, size]) });
+    assert.deepEqual(nchw.outputs, nhwc.outputs);
+    for (const name of nhwc.outputs) {
+      const want = a[name]?.data as Float32Array;
+      const got = b[name]?.data as Float32Array;
+      assert.equal(got.length, want.length);
+      const worst = Math.max(...got.map((v, i) => Math.abs(v - want[i]!)));
+      assert.ok(worst <= 1e-4, `${name}: largest difference ${worst}`);
+    }
+  });
+
   it('names an op it cannot convert', () => {
     const dir = mkdtempSync(join(tmpdir(), 'graph-model-'));
     const path = join(dir, 'model.json');

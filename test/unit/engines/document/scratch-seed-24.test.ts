@@ -8,7 +8,7 @@ import { repairMrz } from '../../../../src/engines/document/mrz/repair-mrz.js';
 import { composeMrz, type ComposedFormat, type MrzTruth } from '../../../helpers/mrz-composer.js';
 
 const referenceDate = new Date('2025-06-01T00:00:00Z');
-const SEED = 9303;
+const SEED = 24;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 const DIGITS = '0123456789'.split('');
 
@@ -41,7 +41,9 @@ function truthFor(format: ComposedFormat): fc.Arbitrary<MrzTruth> {
   const code =
     format === 'FRENCH_ID'
       ? fc.constant('ID')
-      : fc.tuple(first ? fc.constant(first) : fc.constantFrom('I', 'A', 'C'), fc.constantFrom('', ...LETTERS)).map(([a, b]) => a + b);
+      : fc
+          .tuple(first ? fc.constant(first) : fc.constantFrom('I', 'A', 'C'), fc.constantFrom('', ...LETTERS))
+          .map(([a, b]) => a + b);
   const number =
     format === 'FRENCH_ID'
       ? fc.tuple(digits(4), alnum(3, 3), digits(5)).map((p) => p.join(''))
@@ -63,7 +65,7 @@ function truthFor(format: ComposedFormat): fc.Arbitrary<MrzTruth> {
       optionalData2: alnum(0, size.optional2),
     })
     .filter((t) => {
-      const overflow = t.documentNumber.length > 9 ? t.documentNumber.length - 9 + 2 : 0;
+      const overflow = size.overflow && t.documentNumber.length > 9 ? t.documentNumber.length - 9 + 2 : 0;
       const names =
         format === 'FRENCH_ID'
           ? t.surname.length <= 25 && t.givenNames.replace(/ /g, '<<').length <= 14
@@ -143,7 +145,7 @@ describe('MRZ properties (fast-check)', () => {
         // repairMrz leaves a valid read as it is.
         assert.deepEqual(repairMrz(lines, { referenceDate }).changes, []);
       }),
-      { seed: SEED, numRuns: 20 },
+      { seed: SEED, numRuns: 4000 },
     );
   });
 
@@ -166,10 +168,10 @@ describe('MRZ properties (fast-check)', () => {
         runs++;
         if (result.lines.join() === lines.join()) restored++;
       }),
-      { seed: SEED, numRuns: 20 },
+      { seed: SEED, numRuns: 3000 },
     );
     // Most single confusions are undone outright (the rest are ambiguous or in unchecked fields).
-    assert.ok(restored / runs >= 0, `${restored} of ${runs} restored`);
+    assert.ok(restored / runs > 0.6, `${restored} of ${runs} restored`);
   });
 
   it('one character dropped or doubled: the same guarantee after the length repair', () => {
@@ -190,7 +192,7 @@ describe('MRZ properties (fast-check)', () => {
         assert.equal(result.lines[edit.line]?.length, line.length);
         assert.deepEqual(confidentlyWrong(format, truth, result), []);
       }),
-      { seed: SEED, numRuns: 10 },
+      { seed: SEED, numRuns: 400 },
     );
   });
 });

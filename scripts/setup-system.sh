@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# System packages the project needs beyond Node and npm (Debian/Ubuntu). Idempotent: installs only what is
+# missing, with apt-get install -y --no-install-recommends; does nothing when everything is there.
+#   fonts-ocr-b  the OCR-B typeface of machine-readable zones: the document tests render MRZs with it
+# Run as root or with sudo available: bash scripts/setup-system.sh
+set -euo pipefail
+
+PACKAGES=(fonts-ocr-b)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "setup-system: all present (${PACKAGES[*]})"
+  exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup-system: missing ${missing[*]} and no apt-get here; install them with your package manager" >&2
+  exit 1
+fi
+
+run_as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    run_as_root=(sudo)
+  else
+    echo "setup-system: missing ${missing[*]}; run this script as root" >&2
+    exit 1
+  fi
+fi
+
+echo "setup-system: installing ${missing[*]}"
+"${run_as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${run_as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+# The font cache lets fontconfig users (sharp's SVG text through librsvg) find new fonts at once.
+if command -v fc-cache >/dev/null 2>&1; then fc-cache -f >/dev/null 2>&1 || true; fi

@@ -1,0 +1,71 @@
+import { Piscina } from 'piscina';
+import { ImageDecodeError } from '../face/image-decoding.js';
+import type { DocumentReading } from './read-document.js';
+import type { ReadOutcome, ReadTask } from './document-worker.js';
+
+export interface DocumentEngineConfig {
+  /**
+   * Worker threads, each with its own OpenCV (~130 MB of WebAssembly heap) and recogniser (~40 MB).
+   * Default 1: document reads are rarer than face analyses; raise it for throughput.
+   */
+  readonly workers: number;
+}
+
+// Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
+const WORKER_FILE = new URL(`./document-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * The document engine: a pool of worker threads that read identity-document images (MRZ band, its
+ * lines, the page and its quality; read-document.ts). A pool rather than the request thread because
+ * OpenCV.js runs synchronously: locating the band holds a thread for 100–400 ms per image.
+ *
+ * @example
+ * const engine = DocumentEngine.start();
+ * const reading = await engine.read(jpegBytes);
+ * reading.mrz?.lines; // raw lines for repairMrz
+ * await engine.close();
+ */
+export class DocumentEngine {
+  private constructor(private readonly pool: Piscina<ReadTask, ReadOutcome>) {}
+
+  static start(config: Partial<DocumentEngineConfig> = {}): DocumentEngine {
+    const workers = Math.max(1, config.workers ?? 1);
+    const pool = new Piscina<ReadTask, ReadOutcome>({
+      filename: WORKER_FILE.href,
+      minThreads: workers,
+      maxThreads: workers,
+      // One image at a time per worker: onnxruntime runs with one intra-op thread, OpenCV.js has one.
+      concurrentTasksPerWorker: 1,
+      stricterFIFO: true,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+    return new DocumentEngine(pool);
+  }
+
+  /** Loads OpenCV and the recogniser in every worker now rather than on the first request. */
+  async warm(): Promise<void> {
+    await Promise.all(
+      Array.from({ length: this.pool.options.maxThreads }, () => this.pool.run({ image: new Uint8Array() }, { name: 'warm' })),
+    );
+  }
+
+  /**
+   * Reads one document image.
+   *
+   * @throws {ImageDecodeError} when the bytes are not a supported image
+   */
+  async read(image: Uint8Array): Promise<DocumentReading> {
+    const outcome = await this.pool.run({ image });
+    if (!outcome.ok) throw new ImageDecodeError(outcome.message);
+    const { ok: _ok, ...reading } = outcome;
+    return reading;
+  }
+
+  get workers(): number {
+    return this.pool.options.maxThreads;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

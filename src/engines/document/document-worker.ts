@@ -1,0 +1,42 @@
+/**
+ * Piscina worker of the document engine: loads OpenCV and the text recogniser once (at the first task)
+ * and reads one document image at a time on this thread, so the server's event loop never waits on the
+ * WebAssembly image processing, which is synchronous.
+ */
+import { ImageDecodeError } from '../face/image-decoding.js';
+import { loadOpenCv } from './opencv-runtime.js';
+import { PaddleTextRecognizer } from './paddle-text-recognizer.js';
+import { readDocument, type DocumentModels, type DocumentReading } from './read-document.js';
+
+/** One image to read: what `DocumentEngine.read` sends to a worker. */
+export interface ReadTask {
+  /** Encoded image bytes (JPEG, PNG, ...); empty for the warm-up task. */
+  readonly image: Uint8Array;
+}
+
+export type ReadOutcome =
+  | ({ readonly ok: true } & DocumentReading)
+  | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
+
+let models: Promise<DocumentModels> | undefined;
+
+async function loadModels(): Promise<DocumentModels> {
+  const [cv, recognizer] = await Promise.all([loadOpenCv(), PaddleTextRecognizer.load()]);
+  return { cv, recognizer };
+}
+
+/** Loads the models; the engine's warm-up. */
+export async function warm(): Promise<void> {
+  await (models ??= loadModels());
+}
+
+/** Reads one document image; decoding failures come back as a value, anything else throws. */
+export default async function readDocumentTask(task: ReadTask): Promise<ReadOutcome> {
+  const ready = await (models ??= loadModels());
+  try {
+    return { ok: true, ...(await readDocument(ready, task.image)) };
+  } catch (error) {
+    if (error instanceof ImageDecodeError) return { ok: false, error: 'undecodable', message: error.message };
+    throw error;
+  }
+}

