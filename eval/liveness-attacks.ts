@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- liveness-attacks <dir> [--workers N] [--sources N] [--seed N]`
+ * `npm run eval -- liveness-attacks <dir> [--workers N] [--sources N] [--seed N] [--detector tfjs|onnx]`
  *
  * Replayed stills against the multi-frame liveness signals (issue 16), written to
  * reports/liveness-attacks.{md,json}. From each of `--sources` live photos of `<dir>/pad` (spread over the
@@ -49,6 +49,7 @@ import {
   transformed,
   withNoise,
 } from '../test/helpers/replay-attacks.js';
+import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { loadPadImages, type PadImage } from './face-dataset.js';
 
 const OUTPUT = { width: 480, height: 640 } as const;
@@ -88,6 +89,12 @@ const SIGNALS = [
   'optical_analysis',
 ] as const;
 
+/**
+ * The suite (see the file comment).
+ *
+ * @example
+ * await evalLivenessAttacks(['../shared/data/faces/dev', '--sources', '12']);
+ */
 export async function evalLivenessAttacks(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -96,6 +103,7 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
       workers: { type: 'string', default: '2' },
       sources: { type: 'string', default: '24' },
       seed: { type: 'string', default: '16' },
+      ...DETECTOR_OPTION,
     },
   });
   const dir = positionals[0];
@@ -104,7 +112,7 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
   const random = seededRandom(Number(values.seed));
   const live = loadPadImages(dir).filter((i) => i.live);
   const sources = spreadOverPersons(live, Number(values.sources));
-  const engine = FaceEngine.start({ workers });
+  const engine = FaceEngine.start({ workers, pipeline: { detector: detectorOption(values.detector) } });
   const context: LivenessContext = { now: Date.now(), maxAgeMs: 1e12, maxSkewMs: 1e12, iadModes: new Map() };
   const tallies = new Map<string, Tally>();
   const liveRows: Array<{ file: string; sigma: number; foxtrot: Outcome; charlie: Outcome }> = [];

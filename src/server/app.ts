@@ -12,6 +12,7 @@ import type { VeriportConfig } from './config.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { serverAuthentication, warnIfUnauthenticated } from './access/authentication.js';
+import type { CheckIssuedCredentials } from './access/credentials.js';
 import { decorateCustomerScope } from './access/customer-scope.js';
 import { errorHandler, notFoundHandler } from './errors/error-handlers.js';
 import { errorStyleForPath } from './errors/error-style-for-path.js';
@@ -33,6 +34,7 @@ import { openThrottleStore, type ThrottleStore } from './throttle-store.js';
 import type { ServiceDefinition, ServiceDependencies } from './service-definition.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { validatorCompiler } from './validation.js';
+import { registerWebApps, WEB_APPS_DIRECTORY } from './web-apps.js';
 
 export interface AppOptions {
   readonly config: VeriportConfig;
@@ -149,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerHealth(app, store, () => closing);
     warnIfUnauthenticated(config, app.log);
     // One check (and one cache of the token signing keys) for every service of the process.
-    const authenticate = serverAuthentication(config, store.db);
+    const authenticate = serverAuthentication(config, store.db, issuedCredentials(services, dependencies));
     for (const service of services) {
       await mountService(
         app,
@@ -159,6 +161,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         authenticate,
       );
     }
+
+    // The operator's portal and the phone's capture app (web/), for the onboarding QR hand-over.
+    if (services.some((service) => service.name === 'onboarding'))
+      registerWebApps(app, { directory: WEB_APPS_DIRECTORY, onboardingPublicKeyPem: envelopeKeys.key('onboarding').publicKeyPem });
 
     app.addHook('preClose', (done) => {
       closing = true;
@@ -197,6 +203,22 @@ function loggerOptions(logger: AppOptions['logger'], config: VeriportConfig): Fa
   return logger === undefined || logger === true
     ? base
     : { ...base, ...logger, redact: REDACTED, serializers: { ...logger.serializers, ...SERIALIZERS } };
+}
+
+/** The credentials the mounted services issue for each other's routes, the first that recognises a request. */
+function issuedCredentials(
+  services: readonly ServiceDefinition[],
+  dependencies: ServiceDependencies,
+): CheckIssuedCredentials | undefined {
+  const checks = services.flatMap((s) => (s.issuedCredentials === undefined ? [] : [s.issuedCredentials(dependencies)]));
+  if (checks.length === 0) return undefined;
+  return async (request) => {
+    for (const check of checks) {
+      const caller = await check(request);
+      if (caller !== undefined) return caller;
+    }
+    return undefined;
+  };
 }
 
 function openConfiguredStore(config: VeriportConfig): Promise<Store> {

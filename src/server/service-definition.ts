@@ -6,6 +6,7 @@ import type { TemplateSealer } from '../crypto/template-sealing.js';
 import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
 import type { FaceEngine } from '../engines/face/face-engine.js';
+import type { CheckIssuedCredentials } from './access/credentials.js';
 import type { VeriportConfig } from './config.js';
 import type { ErrorStyle } from './errors/error-body.js';
 import type { ThrottleStore } from './throttle-store.js';
@@ -83,6 +84,11 @@ export interface ServiceDefinition {
    * - `onboarding`: the service checks its own routes (its token endpoint is open; the rest need token and key).
    */
   readonly authentication?: 'customer' | 'onboarding';
+  /**
+   * Credentials the service issues that the other services' routes accept too, checked before a customer's
+   * (onboarding: a QR session's key and accessToken on the capture app's live guidance, session-confinement.ts).
+   */
+  readonly issuedCredentials?: (dependencies: ServiceDependencies) => CheckIssuedCredentials;
   /** Adds the service's routes (docs/architecture.md: routes + schemas -> domain functions -> engines). */
   readonly plugin: ServiceRoutes;
 }

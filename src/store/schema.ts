@@ -197,6 +197,39 @@ export interface OnboardingSessionsTable {
   access_expires_at: Date | null;
 }
 
+/** Device signals a collector posted (Doc 1 endpoints 6, 13), found by the SHA-256 hex of their `apSessionId`. */
+export interface DeviceProfilesTable {
+  session_hash: string;
+  customer: string;
+  signals: string;
+  ip: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** One device-security check of a device for a user: trust and velocity are counted over these. */
+export interface DeviceObservationsTable {
+  id: Generated<string>;
+  customer: string;
+  username: string;
+  device_hash: string;
+  flow: string;
+  flow_token_hash: string;
+  decision: string;
+  confirmed: Generated<boolean>;
+  latitude: number | null;
+  longitude: number | null;
+  at: Generated<Date>;
+}
+
+/** A customer's device-security policy as JSON; customers without a row use the default. */
+export interface DevicePoliciesTable {
+  customer: string;
+  policy: string;
+  updated_at: Generated<Date>;
+}
+
 /** Every table of the store, as Kysely sees it. */
 export interface Database {
   usage_counters: UsageCountersTable;
@@ -215,4 +248,7 @@ export interface Database {
   onboarding_events: OnboardingEventsTable;
   onboarding_sessions: OnboardingSessionsTable;
   liveness_challenges: LivenessChallengesTable;
+  device_profiles: DeviceProfilesTable;
+  device_observations: DeviceObservationsTable;
+  device_policies: DevicePoliciesTable;
 }

@@ -430,7 +430,12 @@ function toSrgb(linear: number): number {
   return 255 * s;
 }
 
-/** Standard normal samples (Box–Muller) from a uniform generator. */
+/**
+ * Standard normal samples (Box–Muller) from a uniform generator.
+ *
+ * @example
+ * const normal = gaussian(seededRandom(1)); normal(); // ~N(0, 1)
+ */
 export function gaussian(random: () => number): () => number {
   let spare: number | undefined;
   return () => {
@@ -447,6 +452,16 @@ export function gaussian(random: () => number): () => number {
   };
 }
 
+/** What a simulated capture shows: frame count, seed, sensor, a blink, charlie's screen colours, frame size. */
+export interface SimulatedCaptureOptions {
+  count?: number;
+  seed?: number;
+  sensor?: SensorSettings;
+  blinkFrame?: number;
+  screen?: ReadonlyArray<readonly [number, number, number]>;
+  output?: { width: number; height: number };
+}
+
 /**
  * A simulated capture of the person in `photo` (its largest face's mesh found by `engine`): `count`
  * hand-held frames with fresh sensor noise, optionally a blink, and the screen colours of a charlie
@@ -458,15 +473,32 @@ export function gaussian(random: () => number): () => number {
 export async function simulatedCapture(
   engine: FaceEngine,
   photo: Buffer,
-  options: {
-    count?: number;
-    seed?: number;
-    sensor?: SensorSettings;
-    blinkFrame?: number;
-    screen?: ReadonlyArray<readonly [number, number, number]>;
-    output?: { width: number; height: number };
-  } = {},
+  options: SimulatedCaptureOptions = {},
 ): Promise<Buffer[]> {
+  const { scene, motions, sensor, seed } = await captureSetup(engine, photo, options);
+  return simulateCapture(scene, motions, sensor, seed);
+}
+
+/**
+ * The same capture as {@link simulatedCapture}, as the sensor's raw sRGB pixels (interleaved RGB, never
+ * encoded): what a camera's video file holds (the browser tests' fake camera, test/integration/web-*.test.ts).
+ *
+ * @example
+ * const { width, height, frames } = await simulatedRawCapture(testFaceEngine(), await photoFrame('anna'), { count: 10 });
+ */
+export async function simulatedRawCapture(
+  engine: FaceEngine,
+  photo: Buffer,
+  options: SimulatedCaptureOptions = {},
+): Promise<{ width: number; height: number; frames: Uint8Array[] }> {
+  const { scene, motions, sensor, seed } = await captureSetup(engine, photo, options);
+  const normal = gaussian(seededRandom(seed));
+  const frames = motions.map((motion) => renderFrame(scene, motion, sensor, normal));
+  return { width: scene.output.width, height: scene.output.height, frames };
+}
+
+/** The scene of the photo's largest face and the hand-held motions of a simulated capture. */
+async function captureSetup(engine: FaceEngine, photo: Buffer, options: SimulatedCaptureOptions) {
   const analysis = await engine.analyze(photo, { views: [], description: false });
   const face = [...analysis.faces].sort((a, b) => b.box[2] - a.box[2])[0];
   if (face === undefined) throw new Error('no face in the photo to simulate a capture of');
@@ -475,5 +507,5 @@ export async function simulatedCapture(
   const motions = handHeldMotions(options.count ?? 3, seededRandom(seed), { blinkFrame: options.blinkFrame }).map(
     (m, i): FrameMotion => ({ ...m, screen: options.screen?.[i] }),
   );
-  return simulateCapture(scene, motions, options.sensor ?? INDOOR_SENSOR, seed);
+  return { scene, motions, sensor: options.sensor ?? INDOOR_SENSOR, seed };
 }

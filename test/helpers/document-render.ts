@@ -69,7 +69,10 @@ export function pageSvg(layout: RenderedLayout, mrz: readonly string[], options:
     .join('');
   const fieldsTop = 10 * s;
   const fields = ['SURNAME', 'GIVEN NAMES', 'NATIONALITY', 'DATE OF BIRTH']
-    .map((label, i) => `<text x="${36 * s}" y="${fieldsTop + i * 7 * s}" font-family="DejaVu Sans" font-size="${2.2 * s}" fill="#334">${label}</text>`)
+    .map(
+      (label, i) =>
+        `<text x="${36 * s}" y="${fieldsTop + i * 7 * s}" font-family="DejaVu Sans" font-size="${2.2 * s}" fill="#334">${label}</text>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
 <rect width="${w}" height="${h}" rx="${3 * s}" fill="${tint}"/>${waves}
@@ -99,9 +102,15 @@ export interface PhotoOptions extends PageOptions {
  * @example
  * const jpeg = await photographPage('TD3', mrzLines, { rotate: 180, blur: 1 });
  */
-export async function photographPage(layout: RenderedLayout, mrz: readonly string[], options: PhotoOptions = {}): Promise<Buffer> {
+export async function photographPage(
+  layout: RenderedLayout,
+  mrz: readonly string[],
+  options: PhotoOptions = {},
+): Promise<Buffer> {
   requireOcrBFont();
-  const pagePng = await sharp(Buffer.from(pageSvg(layout, mrz, options))).png().toBuffer();
+  const pagePng = await sharp(Buffer.from(pageSvg(layout, mrz, options)))
+    .png()
+    .toBuffer();
   const { width = 0, height = 0 } = await sharp(pagePng).metadata();
   const canvasWidth = options.canvasWidth ?? Math.round(width * 1.3);
   const canvasHeight = options.canvasHeight ?? Math.round(height * 1.4);
@@ -115,11 +124,17 @@ export async function photographPage(layout: RenderedLayout, mrz: readonly strin
     height: Math.min(height, canvasHeight - top) - Math.max(0, -top),
   };
   const cut = await sharp(pagePng).extract(visible).toBuffer();
-  let photo = sharp({ create: { width: canvasWidth, height: canvasHeight, channels: 3, background: { r: 48, g: 44, b: 40 } } })
+  let photo = sharp({
+    create: { width: canvasWidth, height: canvasHeight, channels: 3, background: { r: 48, g: 44, b: 40 } },
+  })
     .composite([{ input: cut, left: Math.max(0, left), top: Math.max(0, top) }])
     .png();
   let buffer = await photo.toBuffer();
-  if (options.rotate) buffer = await sharp(buffer).rotate(options.rotate, { background: { r: 48, g: 44, b: 40 } }).png().toBuffer();
+  if (options.rotate)
+    buffer = await sharp(buffer)
+      .rotate(options.rotate, { background: { r: 48, g: 44, b: 40 } })
+      .png()
+      .toBuffer();
   photo = sharp(buffer);
   if (options.blur) photo = photo.blur(options.blur);
   return photo.jpeg({ quality: options.quality ?? 90 }).toBuffer();

@@ -16,6 +16,9 @@ export const FACE_BOX = [70, 100, 100, 120] as const;
 /**
  * A smooth texture (sinusoids up to 0.14 cycle per pixel, ~±40 levels around 128) defined everywhere, so
  * shifts need no resampling.
+ *
+ * @example
+ * texture(1)(10.5, 3.25); // a level near 128
  */
 export function texture(seed: number): (x: number, y: number) => number {
   const random = seededRandom(seed);
@@ -38,7 +41,12 @@ export interface SceneMotion {
   readonly noise: number;
 }
 
-/** One frame's luma: the face texture inside the moved box, the background texture around it. */
+/**
+ * One frame's luma: the face texture inside the moved box, the background texture around it.
+ *
+ * @example
+ * sceneLuma({ background: [1, 0], face: [2, -1], noise: 2 }, 7);
+ */
 export function sceneLuma(motion: SceneMotion, seed: number): LumaPlane {
   const background = texture(1);
   const face = texture(2);
@@ -57,7 +65,12 @@ export function sceneLuma(motion: SceneMotion, seed: number): LumaPlane {
   return { data, width: SCENE_WIDTH, height: SCENE_HEIGHT };
 }
 
-/** A synthetic frame as the motion measures read it: scene plane, face window, 468-point "mesh" moved with the face. */
+/**
+ * A synthetic frame as the motion measures read it: scene plane, face window, 468-point "mesh" moved with the face.
+ *
+ * @example
+ * sequenceMotion([motionFrame(still, 1), motionFrame(moved, 2)]);
+ */
 export function motionFrame(motion: SceneMotion, seed: number, quantisation?: Uint16Array): MotionFrame {
   const luma = sceneLuma(motion, seed);
   const [bx, by, bw, bh] = FACE_BOX;

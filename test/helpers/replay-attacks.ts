@@ -13,7 +13,12 @@ export interface RawImage {
   readonly height: number;
 }
 
-/** The still decoded to RGB bytes. */
+/**
+ * The still decoded to RGB bytes.
+ *
+ * @example
+ * const { data, width, height } = await rawOf(jpeg);
+ */
 export async function rawOf(jpeg: Buffer): Promise<RawImage> {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
@@ -25,12 +30,22 @@ function jpegOf(image: RawImage, quality = 90): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The same bytes `count` times. */
+/**
+ * The same bytes `count` times.
+ *
+ * @example
+ * identical(still); // [still, still, still]
+ */
 export function identical(still: Buffer, count = 3): Buffer[] {
   return Array.from({ length: count }, () => still);
 }
 
-/** The still decoded and encoded again at each quality. */
+/**
+ * The still decoded and encoded again at each quality.
+ *
+ * @example
+ * await reencoded(still, [90, 89, 88]);
+ */
 export async function reencoded(still: Buffer, qualities: readonly number[] = [90, 89, 88]): Promise<Buffer[]> {
   const image = await rawOf(still);
   return Promise.all(qualities.map((q) => jpegOf(image, q)));
@@ -39,6 +54,9 @@ export async function reencoded(still: Buffer, qualities: readonly number[] = [9
 /**
  * The still under a small similarity transform per frame — shift (px), scale, rotation (degrees) about
  * the centre — resampled with the given kernel (edges repeated), then encoded at the quality.
+ *
+ * @example
+ * await transformed(still, [{}, { dx: 1, quality: 89 }, { scale: 1.02, degrees: 0.7 }]);
  */
 export async function transformed(
   still: Buffer,
@@ -51,7 +69,12 @@ export async function transformed(
   );
 }
 
-/** The still with its brightness scaled by each gain (and an offset), re-encoded. */
+/**
+ * The still with its brightness scaled by each gain (and an offset of 2 levels a frame), re-encoded.
+ *
+ * @example
+ * await brightnessRamp(still, [1, 1.04, 1.08]);
+ */
 export async function brightnessRamp(still: Buffer, gains: readonly number[] = [1, 1.04, 1.08]): Promise<Buffer[]> {
   const image = await rawOf(still);
   return Promise.all(
@@ -59,7 +82,12 @@ export async function brightnessRamp(still: Buffer, gains: readonly number[] = [
   );
 }
 
-/** The still with independent Gaussian noise of standard deviation `sigma` per frame and channel. */
+/**
+ * The still with independent Gaussian noise of standard deviation `sigma` per frame and channel.
+ *
+ * @example
+ * await withNoise(still, 2); // three frames, each with its own noise
+ */
 export async function withNoise(still: Buffer, sigma: number, count = 3, seed = 1): Promise<Buffer[]> {
   const image = await rawOf(still);
   const normal = gaussian(seededRandom(seed));
@@ -73,6 +101,9 @@ export async function withNoise(still: Buffer, sigma: number, count = 3, seed = 
 /**
  * A face cut from the still (a soft ellipse around `face`: x, y, width, height of its box) pasted,
  * unmoving, over frames of another capture (a live background with its own noise and motion).
+ *
+ * @example
+ * await composited(still, face.box, await simulateCapture(scene, motions, INDOOR_SENSOR, 2));
  */
 export async function composited(
   still: Buffer,
@@ -109,6 +140,9 @@ export async function composited(
 /**
  * The frame tinted by a screen colour (`weight` of it mixed in): what an attacker who knows the colour
  * sequence does to pass the light trace.
+ *
+ * @example
+ * await tinted(frame, [255, 0, 0]); // 12% red over the frame
  */
 export async function tinted(frame: Buffer, colour: readonly [number, number, number], weight = 0.12): Promise<Buffer> {
   const image = await rawOf(frame);

@@ -45,7 +45,9 @@ export class DocumentEngine {
   /** Loads OpenCV and the recogniser in every worker now rather than on the first request. */
   async warm(): Promise<void> {
     await Promise.all(
-      Array.from({ length: this.pool.options.maxThreads }, () => this.pool.run({ image: new Uint8Array() }, { name: 'warm' })),
+      Array.from({ length: this.pool.options.maxThreads }, () =>
+        this.pool.run({ image: new Uint8Array() }, { name: 'warm' }),
+      ),
     );
   }
 

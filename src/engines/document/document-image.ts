@@ -34,8 +34,13 @@ export async function decodeDocumentImage(
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new ImageDecodeError(`expected 3 colour channels after decoding, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    if (info.channels !== 3)
+      throw new ImageDecodeError(`expected 3 colour channels after decoding, got ${info.channels}`);
+    return {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      width: info.width,
+      height: info.height,
+    };
   } catch (error) {
     if (error instanceof ImageDecodeError) throw error;
     const reason = error instanceof Error ? error.message : String(error);

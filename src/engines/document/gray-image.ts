@@ -21,7 +21,9 @@ export interface RgbImage {
 export function grayOf(image: RgbImage): GrayImage {
   const data = new Uint8Array(image.width * image.height);
   for (let i = 0, j = 0; i < data.length; i++, j += 3) {
-    data[i] = Math.round(0.299 * (image.data[j] ?? 0) + 0.587 * (image.data[j + 1] ?? 0) + 0.114 * (image.data[j + 2] ?? 0));
+    data[i] = Math.round(
+      0.299 * (image.data[j] ?? 0) + 0.587 * (image.data[j + 1] ?? 0) + 0.114 * (image.data[j + 2] ?? 0),
+    );
   }
   return { data, width: image.width, height: image.height };
 }

@@ -1,7 +1,7 @@
 import { angleOf, distance, midpoint, type Point, type Quad, type TextLine } from './document-geometry.js';
 import type { GrayImage } from './gray-image.js';
 import { withMats } from './mat-scope.js';
-import type { OpenCv } from './opencv-runtime.js';
+import { cvFlag, type OpenCv } from './opencv-runtime.js';
 
 /**
  * Where the machine-readable zone is: 2 or 3 parallel text lines of equal length. The locator cannot tell
@@ -70,12 +70,19 @@ export function locateMrzBands(
     for (const side of options.workingSides) {
       const scale = side / Math.max(image.width, image.height);
       const scaled = keep(new cv.Mat());
-      cv.resize(source, scaled, new cv.Size(Math.round(image.width * scale), Math.round(image.height * scale)), 0, 0, scale < 1 ? cv.INTER_AREA : cv.INTER_LINEAR);
+      cv.resize(
+        source,
+        scaled,
+        new cv.Size(Math.round(image.width * scale), Math.round(image.height * scale)),
+        0,
+        0,
+        scale < 1 ? cvFlag(cv.INTER_AREA) : cvFlag(cv.INTER_LINEAR),
+      );
       for (const turn of [0, 90] as const) {
         let work = scaled;
         if (turn === 90) {
           work = keep(new cv.Mat());
-          cv.rotate(scaled, work, cv.ROTATE_90_CLOCKWISE);
+          cv.rotate(scaled, work, cvFlag(cv.ROTATE_90_CLOCKWISE));
         }
         const segments = lineSegments(cv, work);
         for (const band of groupBands(segments)) {
@@ -91,24 +98,31 @@ export function locateMrzBands(
 function lineSegments(cv: OpenCv, gray: import('@techstark/opencv-js').Mat): Segment[] {
   return withMats((keep) => {
     const blackhat = keep(new cv.Mat());
-    const kernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(BLACKHAT_KERNEL.width, BLACKHAT_KERNEL.height)));
+    const kernel = keep(
+      cv.getStructuringElement(cvFlag(cv.MORPH_RECT), new cv.Size(BLACKHAT_KERNEL.width, BLACKHAT_KERNEL.height)),
+    );
     cv.morphologyEx(gray, blackhat, cv.MORPH_BLACKHAT, kernel);
     const binary = keep(new cv.Mat());
-    cv.threshold(blackhat, binary, 0, 255, cv.THRESH_BINARY | cv.THRESH_OTSU);
-    const closing = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(CLOSING_WIDTH, 1)));
+    cv.threshold(blackhat, binary, 0, 255, cvFlag(cv.THRESH_BINARY) | cvFlag(cv.THRESH_OTSU));
+    const closing = keep(cv.getStructuringElement(cvFlag(cv.MORPH_RECT), new cv.Size(CLOSING_WIDTH, 1)));
     cv.morphologyEx(binary, binary, cv.MORPH_CLOSE, closing);
     // Removes one-pixel threads (guilloches, card edges) that would bridge two lines.
-    const opening = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
+    const opening = keep(cv.getStructuringElement(cvFlag(cv.MORPH_RECT), new cv.Size(3, 3)));
     cv.morphologyEx(binary, binary, cv.MORPH_OPEN, opening);
     const contours = keep(new cv.MatVector());
     const hierarchy = keep(new cv.Mat());
-    cv.findContours(binary, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_NONE);
+    cv.findContours(binary, contours, hierarchy, cvFlag(cv.RETR_EXTERNAL), cvFlag(cv.CHAIN_APPROX_NONE));
     const pieces: Segment[] = [];
     for (let i = 0; i < contours.size(); i++) {
       const contour = contours.get(i);
       const segment = principalSegment(contour.data32S);
       contour.delete();
-      if (segment && segment.thickness >= MIN_THICKNESS && segment.thickness <= MAX_THICKNESS && segment.length >= 3 * segment.thickness)
+      if (
+        segment &&
+        segment.thickness >= MIN_THICKNESS &&
+        segment.thickness <= MAX_THICKNESS &&
+        segment.length >= 3 * segment.thickness
+      )
         pieces.push(segment);
     }
     return joinCollinear(pieces).filter((s) => s.length >= MIN_LINE_ASPECT * s.thickness);
@@ -159,11 +173,7 @@ function principalSegment(xy: Int32Array): Segment | undefined {
   const offsetV = (minV + maxV) / 2;
   const cx = mx - offsetV * uy;
   const cy = my + offsetV * ux;
-  return segmentOf(
-    { x: cx + minU * ux, y: cy + minU * uy },
-    { x: cx + maxU * ux, y: cy + maxU * uy },
-    maxV - minV + 1,
-  );
+  return segmentOf({ x: cx + minU * ux, y: cy + minU * uy }, { x: cx + maxU * ux, y: cy + maxU * uy }, maxV - minV + 1);
 }
 
 function segmentOf(a: Point, b: Point, thickness: number): Segment {
@@ -280,7 +290,12 @@ function bandOf(group: Segment[]): MrzBand {
   const shift = (p: Point, d: number): Point => ({ x: p.x + normal.x * d, y: p.y + normal.y * d });
   return {
     lines: group.map(({ start, end, thickness }) => ({ start, end, thickness })),
-    quad: [shift(first.start, -half(first)), shift(first.end, -half(first)), shift(last.end, half(last)), shift(last.start, half(last))],
+    quad: [
+      shift(first.start, -half(first)),
+      shift(first.end, -half(first)),
+      shift(last.end, half(last)),
+      shift(last.start, half(last)),
+    ],
     angle: first.angle,
     lineHeight,
     score,

@@ -2,7 +2,7 @@ import type { Mat } from '@techstark/opencv-js';
 import type { GrayImage } from './gray-image.js';
 import type { MrzBand } from './mrz-band-locator.js';
 import { withMats } from './mat-scope.js';
-import type { OpenCv } from './opencv-runtime.js';
+import { cvFlag, type OpenCv } from './opencv-runtime.js';
 import { RECOGNIZER_HEIGHT } from './paddle-text-recognizer.js';
 
 /** Crop proportions, in band line heights: measured on the dev set (docs/documents.md, "OCR of the band"). */
@@ -23,7 +23,12 @@ export const DEFAULT_LINE_CROP: LineCropOptions = { height: 1.4, margin: 1.0 };
  * @example
  * const lines = mrzLineImages(cv, grayMat, orientBand(band, false)); // [line 1, line 2(, line 3)], 48 px high
  */
-export function mrzLineImages(cv: OpenCv, gray: Mat, band: MrzBand, options: LineCropOptions = DEFAULT_LINE_CROP): GrayImage[] {
+export function mrzLineImages(
+  cv: OpenCv,
+  gray: Mat,
+  band: MrzBand,
+  options: LineCropOptions = DEFAULT_LINE_CROP,
+): GrayImage[] {
   const cropHeight = options.height * band.lineHeight;
   const k = cropHeight / RECOGNIZER_HEIGHT;
   return band.lines.map((line) =>
@@ -40,7 +45,14 @@ export function mrzLineImages(cv: OpenCv, gray: Mat, band: MrzBand, options: Lin
       };
       const map = keep(cv.matFromArray(2, 3, cv.CV_64F, [u.x * k, n.x * k, origin.x, u.y * k, n.y * k, origin.y]));
       const out = keep(new cv.Mat());
-      cv.warpAffine(gray, out, map, new cv.Size(width, RECOGNIZER_HEIGHT), cv.INTER_LINEAR | cv.WARP_INVERSE_MAP, cv.BORDER_REPLICATE);
+      cv.warpAffine(
+        gray,
+        out,
+        map,
+        new cv.Size(width, RECOGNIZER_HEIGHT),
+        cvFlag(cv.INTER_LINEAR) | cvFlag(cv.WARP_INVERSE_MAP),
+        cvFlag(cv.BORDER_REPLICATE),
+      );
       return { data: Uint8Array.from(out.data), width, height: RECOGNIZER_HEIGHT };
     }),
   );

@@ -34,7 +34,10 @@ const MIN_MEAN_CONFIDENCE = 0.5;
  * read.plausible; // true
  * read.lines; // ['P<UTOERIKSSON<<ANNA<MARIA<<<…', 'L898902C36UT07408122F1204159ZE184226B<<<<<10']
  */
-export async function readMrzLines(recognizer: PaddleTextRecognizer, lineImages: readonly GrayImage[]): Promise<MrzRead> {
+export async function readMrzLines(
+  recognizer: PaddleTextRecognizer,
+  lineImages: readonly GrayImage[],
+): Promise<MrzRead> {
   const recognized = [];
   // One line per model run: padding lines to a common width costs more than it saves (measured).
   for (const image of lineImages) recognized.push(await recognizer.recognize(image));

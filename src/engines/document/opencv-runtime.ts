@@ -12,18 +12,28 @@ interface EmscriptenModule {
 
 let loading: Promise<OpenCv> | undefined;
 
-const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+/** The process handlers present before the runtime loads. */
+interface ProcessHandlers {
+  readonly uncaughtException: readonly unknown[];
+  readonly unhandledRejection: readonly unknown[];
+}
+
+const processHandlers = (): ProcessHandlers => ({
+  uncaughtException: process.listeners('uncaughtException'),
+  unhandledRejection: process.listeners('unhandledRejection'),
+});
 
 /**
  * The Emscripten runtime of the build registers process handlers that rethrow every uncaught exception
  * (Node then prints the 10 MB source line of opencv.js) and abort on any unhandled rejection, in
  * whatever process loads it: they are not the application's to decide, so they are taken off again.
  */
-function removeAddedListeners(before: ReadonlyMap<(typeof PROCESS_EVENTS)[number], readonly unknown[]>): void {
-  for (const [event, listeners] of before) {
-    for (const listener of process.listeners(event)) {
-      if (!listeners.includes(listener)) process.removeListener(event, listener);
-    }
+function removeAddedListeners(before: ProcessHandlers): void {
+  for (const listener of process.listeners('uncaughtException')) {
+    if (!before.uncaughtException.includes(listener)) process.removeListener('uncaughtException', listener);
+  }
+  for (const listener of process.listeners('unhandledRejection')) {
+    if (!before.unhandledRejection.includes(listener)) process.removeListener('unhandledRejection', listener);
   }
 }
 
@@ -40,7 +50,7 @@ function removeAddedListeners(before: ReadonlyMap<(typeof PROCESS_EVENTS)[number
 export function loadOpenCv(): Promise<OpenCv> {
   loading ??= new Promise<OpenCv>((resolve) => {
     const require = createRequire(import.meta.url);
-    const before = new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event)]));
+    const before = processHandlers();
     // The package's main file is the UMD build; its type declarations describe the initialised module.
     const module = require('@techstark/opencv-js') as OpenCv & EmscriptenModule;
     removeAddedListeners(before);
@@ -54,5 +64,19 @@ export function loadOpenCv(): Promise<OpenCv> {
 
 /** The module with `then` hidden, so promises resolve to it instead of waiting on Emscripten's thenable. */
 function unthenable(module: OpenCv): OpenCv {
-  return new Proxy(module, { get: (target, key, receiver) => (key === 'then' ? undefined : Reflect.get(target, key, receiver)) as unknown });
+  return new Proxy(module, {
+    get: (target, key, receiver) => (key === 'then' ? undefined : Reflect.get(target, key, receiver)) as unknown,
+  });
+}
+
+/**
+ * An OpenCV.js constant as a number: the typings declare several enumerations (interpolation, rotation,
+ * threshold and contour flags) as `any`.
+ *
+ * @example
+ * cv.resize(src, dst, size, 0, 0, cvFlag(cv.INTER_AREA));
+ */
+export function cvFlag(value: unknown): number {
+  if (typeof value !== 'number') throw new TypeError('not an OpenCV constant');
+  return value;
 }

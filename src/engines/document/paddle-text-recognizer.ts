@@ -87,7 +87,9 @@ export class PaddleTextRecognizer {
       }
     });
     const name = this.session.inputNames[0] ?? 'x';
-    const outputs = await this.session.run({ [name]: new Tensor('float32', input, [lines.length, 3, RECOGNIZER_HEIGHT, width]) });
+    const outputs = await this.session.run({
+      [name]: new Tensor('float32', input, [lines.length, 3, RECOGNIZER_HEIGHT, width]),
+    });
     const output = outputs[this.session.outputNames[0] ?? ''];
     if (!output) throw new Error('the recogniser gave no output');
     const [, steps = 0, classCount = 0] = output.dims;

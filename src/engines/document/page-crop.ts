@@ -1,7 +1,7 @@
 import { distance, type Quad } from './document-geometry.js';
 import type { RgbImage } from './gray-image.js';
 import { withMats } from './mat-scope.js';
-import type { OpenCv } from './opencv-runtime.js';
+import { cvFlag, type OpenCv } from './opencv-runtime.js';
 
 /**
  * The page inside `quad` (reading order), warped upright and flat to a `width`-pixel-wide image of the
@@ -30,7 +30,15 @@ export function cropPage(cv: OpenCv, image: RgbImage, quad: Quad, width: number)
       const k = 2 * Math.floor(shrink / 2) + 1;
       cv.GaussianBlur(source, input, new cv.Size(k, k), 0);
     }
-    cv.warpPerspective(input, out, transform, new cv.Size(width, height), cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 255));
+    cv.warpPerspective(
+      input,
+      out,
+      transform,
+      new cv.Size(width, height),
+      cvFlag(cv.INTER_LINEAR),
+      cvFlag(cv.BORDER_CONSTANT),
+      new cv.Scalar(0, 0, 0, 255),
+    );
     return { data: Uint8Array.from(out.data), width, height };
   });
 }

@@ -70,7 +70,10 @@ export function pageQuadFromBand(band: MrzBand, layout: PageLayout): Quad {
   if (!first || !last) throw new RangeError('a band has lines');
   const geometry = LAYOUTS[layout];
   const length = distance(first.start, first.end);
-  const u = { x: (first.end.x - first.start.x) / distance(first.start, first.end), y: (first.end.y - first.start.y) / distance(first.start, first.end) };
+  const u = {
+    x: (first.end.x - first.start.x) / distance(first.start, first.end),
+    y: (first.end.y - first.start.y) / distance(first.start, first.end),
+  };
   const n = { x: -u.y, y: u.x };
   // The last line's centre line, at its first character (an oriented band's lines share their extent).
   const origin = last.start;

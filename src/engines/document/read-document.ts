@@ -10,7 +10,13 @@ import type { OpenCv } from './opencv-runtime.js';
 import { orientBand } from './oriented-band.js';
 import type { PaddleTextRecognizer } from './paddle-text-recognizer.js';
 import { cropPage } from './page-crop.js';
-import { documentSizeOf, layoutFromShape, pageQuadFromBand, type DocumentSize, type PageLayout } from './page-geometry.js';
+import {
+  documentSizeOf,
+  layoutFromShape,
+  pageQuadFromBand,
+  type DocumentSize,
+  type PageLayout,
+} from './page-geometry.js';
 import { pageQuality, type PageQuality } from './quality/page-quality.js';
 
 /** Width of the page image `readDocument` returns; its height follows the page's aspect ratio. */
@@ -48,10 +54,14 @@ export interface DocumentReading {
   /** The decoded image's size (upright per EXIF), the frame of every coordinate here. */
   readonly width: number;
   readonly height: number;
-  /** The MRZ band in reading order (oriented-band.ts), or null when no band read as an MRZ. */
+  /**
+   * The MRZ band in reading order (oriented-band.ts); when none read as an MRZ, the best band located
+   * (as located, unread; quality is measured on it); null when nothing band-like was found.
+   */
   readonly band: MrzBand | null;
-  /** The lines as the recogniser read them, unrepaired: the parser's input. */
+  /** The lines as the recogniser read them, unrepaired: the parser's input; null when no band read. */
   readonly mrz: MrzRead | null;
+  /** The page around the band that read; null without one. */
   readonly page: DocumentPage | null;
   readonly quality: PageQuality;
   readonly timings: DocumentTimings;
@@ -80,14 +90,21 @@ export async function readDocument(models: DocumentModels, bytes: Uint8Array): P
   const read = performance.now();
   let page: DocumentPage | null = null;
   let pageImage: RgbImage | null = null;
-  if (found) {
+  if (found?.read) {
     const layout = found.read.layout ?? layoutFromShape(found.band);
     const quad = pageQuadFromBand(found.band, layout);
     pageImage = cropPage(models.cv, image, quad, PAGE_IMAGE_WIDTH);
     const jpeg = await sharp(pageImage.data, { raw: { width: pageImage.width, height: pageImage.height, channels: 3 } })
       .jpeg({ quality: 90 })
       .toBuffer();
-    page = { layout, size: documentSizeOf(layout), quad, jpeg: new Uint8Array(jpeg), width: pageImage.width, height: pageImage.height };
+    page = {
+      layout,
+      size: documentSizeOf(layout),
+      quad,
+      jpeg: new Uint8Array(jpeg),
+      width: pageImage.width,
+      height: pageImage.height,
+    };
   }
   const paged = performance.now();
   const quality = pageQuality({
@@ -122,14 +139,20 @@ interface FoundBand {
   /** Oriented in the direction that read. */
   readonly band: MrzBand;
   readonly lineImages: GrayImage[];
-  readonly read: MrzRead;
+  /** Null when no candidate read as an MRZ: the best-located band then stands for blur and resolution. */
+  readonly read: MrzRead | null;
 }
 
 /**
  * The first candidate band that reads as an MRZ, in the direction that reads best: the band as located
- * first, turned by 180° only when the first read is not a full valid MRZ.
+ * first, turned by 180° only when the first read is not a full valid MRZ. When none reads, the best
+ * located band unread: a band too small or too blurred to read is what the quality checks must report.
  */
-async function readBestBand(models: DocumentModels, gray: GrayImage, candidates: readonly MrzBand[]): Promise<FoundBand | null> {
+async function readBestBand(
+  models: DocumentModels,
+  gray: GrayImage,
+  candidates: readonly MrzBand[],
+): Promise<FoundBand | null> {
   if (candidates.length === 0) return null;
   const { cv } = models;
   return withMatsAsync(async (keep) => {
@@ -141,11 +164,14 @@ async function readBestBand(models: DocumentModels, gray: GrayImage, candidates:
         const band = orientBand(located, reversed);
         const lineImages = mrzLineImages(cv, mat, band);
         const read = await readMrzLines(models.recognizer, lineImages);
-        if (read.plausible && (!best || read.score > best.read.score)) best = { located, band, lineImages, read };
-        if (best?.read.complete) break;
+        if (read.plausible && (!best?.read || read.score > best.read.score)) best = { located, band, lineImages, read };
+        if (best?.read?.complete) break;
       }
       if (best) return best;
     }
-    return null;
+    const [first] = candidates;
+    if (!first) return null;
+    const band = orientBand(first, false);
+    return { located: first, band, lineImages: mrzLineImages(cv, mat, band), read: null };
   });
 }

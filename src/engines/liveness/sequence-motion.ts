@@ -71,14 +71,12 @@ const MIN_BACKGROUND_GRADIENT = 4;
  */
 export function sequenceMotion(frames: readonly MotionFrame[]): PairMotion[] {
   const out: PairMotion[] = [];
+  const floors = frames.map((f) => (f.face ? reencodingFloor(f.face.window, f.quantisation) : MIN_FLOOR));
   for (let i = 1; i < frames.length; i++) {
     const a = frames[i - 1];
     const b = frames[i];
     if (a === undefined || b === undefined) continue;
-    const floor = Math.max(
-      a.face ? reencodingFloor(a.face.window, a.quantisation) : MIN_FLOOR,
-      b.face ? reencodingFloor(b.face.window, b.quantisation) : MIN_FLOOR,
-    );
+    const floor = Math.max(floors[i - 1] ?? MIN_FLOOR, floors[i] ?? MIN_FLOOR);
     const start = a.face && b.face ? meshAffine(a.face.mesh, b.face.mesh) : undefined;
     const face =
       a.face && b.face && start

@@ -17,8 +17,8 @@ export interface Registration {
   readonly bias: number;
   /**
    * On the reference window's grid: the moving window sampled through the warp (Keys cubic),
-   * brightness-corrected, less the reference; NaN where the warp leaves the moving window or the mask
-   * excludes the pixel.
+   * brightness-corrected, less the reference; NaN where the warp leaves the moving window, the mask
+   * excludes the pixel, or either frame is clipped (within 3 levels of black or white).
    */
   readonly residual: Float32Array;
   /** Share of reference pixels with a residual. */
@@ -85,14 +85,25 @@ export function registerWindows(
   return residualOf(reference, moving, warp, options.mask);
 }
 
-/** Composition: (outer ∘ inner)(x) = outer(inner(x)). */
+/**
+ * Composition: (outer ∘ inner)(x) = outer(inner(x)).
+ *
+ * @example
+ * composeAffine([1, 0, 5, 0, 1, 0], [2, 0, 0, 0, 2, 0]); // [2, 0, 5, 0, 2, 0]: scale, then shift
+ */
 export function composeAffine(outer: Affine, inner: Affine): Affine {
   const [a, b, c, d, e, f] = outer;
   const [p, q, r, s, t, u] = inner;
   return [a * p + b * s, a * q + b * t, a * r + b * u + c, d * p + e * s, d * q + e * t, d * r + e * u + f];
 }
 
-/** The inverse map. @throws {RangeError} for a singular map */
+/**
+ * The inverse map.
+ *
+ * @example
+ * invertAffine([2, 0, 4, 0, 2, 0]); // [0.5, 0, -2, 0, 0.5, 0]
+ * @throws {RangeError} for a singular map
+ */
 export function invertAffine(m: Affine): Affine {
   const [a, b, c, d, e, f] = m;
   const det = a * e - b * d;
@@ -104,7 +115,12 @@ export function invertAffine(m: Affine): Affine {
   return [ia, ib, -(ia * c + ib * f), id, ie, -(id * c + ie * f)];
 }
 
-/** Applies an affine map to a point. */
+/**
+ * Applies an affine map to a point.
+ *
+ * @example
+ * applyAffine([1, 0, 3, 0, 1, -2], 10, 10); // [13, 8]
+ */
 export function applyAffine(m: Affine, x: number, y: number): [number, number] {
   return [m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]];
 }
@@ -420,7 +436,8 @@ export function residualOf(
       const mx = local[0] * x + local[1] * y + local[2];
       const my = local[3] * x + local[4] * y + local[5];
       const value = bicubic(moving, mx, my);
-      if (Number.isNaN(value)) continue;
+      // Clipped pixels (black or white) follow neither noise nor brightness: left out.
+      if (Number.isNaN(value) || isClipped(value) || isClipped(t[i] ?? 0)) continue;
       sampled[i] = value;
       const tv = t[i] ?? 0;
       count++;
@@ -450,6 +467,11 @@ export function residualOf(
     overlap: count / (width * height),
     rms: Math.sqrt(sum / count),
   };
+}
+
+/** Whether a luma level is at (or within 3 levels of) black or white, where the sensor or encoder clipped. */
+function isClipped(level: number): boolean {
+  return level <= 3 || level >= 252;
 }
 
 /** Bilinear sample of a window at window pixel (x, y); NaN outside its pixel centres. */

@@ -6,7 +6,7 @@ import type { Database } from '../../store/schema.js';
 import { signingKeysRepository } from '../../store/signing-keys.js';
 import { isLoopbackHost, type VeriportConfig } from '../config.js';
 import { adminOnly } from './access-denied.js';
-import { credentialCheck, type CheckCredentials } from './credentials.js';
+import { credentialCheck, type CheckCredentials, type CheckIssuedCredentials } from './credentials.js';
 import { signingKeyCache } from './signing-key-cache.js';
 
 /**
@@ -65,7 +65,11 @@ export type Authenticate = (request: FastifyRequest) => Promise<void>;
  * @example
  * scope.addHook('onRequest', authenticationHook('required', credentialCheck(sources)));
  */
-export function authenticationHook(mode: VeriportConfig['authentication'], check: CheckCredentials): Authenticate {
+export function authenticationHook(
+  mode: VeriportConfig['authentication'],
+  check: CheckCredentials,
+  issued?: CheckIssuedCredentials,
+): Authenticate {
   return async (request) => {
     const access = request.routeOptions.config.access ?? 'customer';
     if (access === 'public') return;
@@ -73,7 +77,7 @@ export function authenticationHook(mode: VeriportConfig['authentication'], check
       request.adminAccess = true;
       return;
     }
-    const caller = await check(request);
+    const caller = (await issued?.(request)) ?? (await check(request));
     if (caller.kind === 'admin') request.adminAccess = true;
     else request.customerScope = caller.customer;
     if (access === 'admin' && !request.adminAccess) throw adminOnly('this call');
@@ -82,13 +86,18 @@ export function authenticationHook(mode: VeriportConfig['authentication'], check
 
 /**
  * The hook of the configured mode over the store's customers, admin keys and token signing keys: built
- * once per server and shared by every service it mounts (one key cache).
+ * once per server and shared by every service it mounts (one key cache). `issued`: credentials a mounted
+ * service issues for other services' routes (onboarding's QR sessions), checked first.
  *
  * @example
  * const authenticate = serverAuthentication(config, store.db);
  * await mountService(app, faceMatchingService, dependencies, recordUsage, authenticate);
  */
-export function serverAuthentication(config: VeriportConfig, db: Kysely<Database>): Authenticate {
+export function serverAuthentication(
+  config: VeriportConfig,
+  db: Kysely<Database>,
+  issued?: CheckIssuedCredentials,
+): Authenticate {
   return authenticationHook(
     config.authentication,
     credentialCheck({
@@ -97,6 +106,7 @@ export function serverAuthentication(config: VeriportConfig, db: Kysely<Database
       tokenKeys: signingKeyCache(signingKeysRepository(db), config.tokenTtlSeconds),
       publicUrl: config.publicUrl,
     }),
+    issued,
   );
 }
 

@@ -12,6 +12,12 @@ export type Caller =
 /** Checks the credentials of a call to a biometric service. */
 export type CheckCredentials = (request: FastifyRequest) => Promise<Caller>;
 
+/**
+ * Checks credentials a service issues itself and lets other services accept (onboarding's QR sessions):
+ * the caller, or undefined when the request carries none of them (the customer's credentials are checked).
+ */
+export type CheckIssuedCredentials = (request: FastifyRequest) => Promise<Caller | undefined>;
+
 /** Where the credentials are verified against. */
 export interface CredentialSources {
   readonly customers: Pick<CustomersRepository, 'customerOfApiKey' | 'find'>;

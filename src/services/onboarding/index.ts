@@ -1,6 +1,8 @@
 import type { ServiceDefinition } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { customersRepository } from '../../store/customers.js';
+import { onboardingEventsRepository } from '../../store/onboarding-events.js';
+import { onboardingSessionsRepository } from '../../store/onboarding-sessions.js';
 import { signingKeysRepository } from '../../store/signing-keys.js';
 import { accessVerifier } from './access.js';
 import { requireAccess } from './authenticated-scope.js';
@@ -12,7 +14,7 @@ import { enrollmentRoutes } from './enrollment-routes.js';
 import { registrationCodeThrottle } from './registration-code-throttle.js';
 import { onboardingContext } from './onboarding-context.js';
 import { sessionAccessVerifier } from './session-access.js';
-import { confineToSession } from './session-confinement.js';
+import { confineToSession, sessionCallerOnOtherServices } from './session-confinement.js';
 import { sessionContext } from './session-context.js';
 import { sessionRoutes } from './session-routes.js';
 import { tokenSigner } from './token-signer.js';
@@ -31,6 +33,14 @@ export const onboardingService: ServiceDefinition = {
   envelopePurpose: 'onboarding',
   // Its own check (authenticated-scope.ts): the token endpoint is open, the rest needs token and key.
   authentication: 'onboarding',
+  // A QR session's credentials also open the capture app's live guidance (face liveness's /analyze).
+  issuedCredentials: (deps) =>
+    sessionCallerOnOtherServices({
+      sessions: onboardingSessionsRepository(deps.store.db),
+      customers: customersRepository(deps.store.db),
+      events: onboardingEventsRepository(deps.store.db),
+      now: () => new Date(),
+    }),
   plugin: async (app, deps) => {
     addVersionRoute(app, 'onboarding');
     const customers = customersRepository(deps.store.db);

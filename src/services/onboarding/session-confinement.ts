@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../crypto/secret-hash.js';
+import type { CheckIssuedCredentials } from '../../server/access/credentials.js';
 import { clientError } from '../../server/errors/api-error.js';
 import type { OnboardingSession, SessionMethod, SessionState } from '../../store/onboarding-sessions.js';
+import { sessionAccessVerifier } from './session-access.js';
 import type { SessionContext } from './session-context.js';
 import { sameHex } from './session-credentials.js';
 
@@ -142,6 +144,53 @@ export function confineToSession(scope: FastifyInstance, ctx: SessionContext): v
     if (session !== null && reply.statusCode === 200) await ruleOf(request)?.after?.(ctx, session, payload);
     return payload;
   });
+}
+
+/**
+ * The routes of other services that a session's credentials open, and in which states: only the capture
+ * app's live guidance (face liveness's `/analyze`, autocapture feedback on preview frames), once the session
+ * is at its face step. Any other route of another service refuses the session's key as it always did (401).
+ */
+const OTHER_SERVICE_RULES: ReadonlyMap<string, readonly SessionState[]> = new Map([
+  ['/face-liveness/analyze', ['device-added', 'device-verified', 'face-captured']],
+]);
+
+/**
+ * The check a QR session's credentials pass on the other services' routes (the server runs it before the
+ * customer's credential check, `issuedCredentials` of the service definition): on a route of
+ * {@link OTHER_SERVICE_RULES}, a valid session key and accessToken (session-access.ts: 401 otherwise) act
+ * for the session's customer while the session is at its face step (403 before it, recorded in the audit
+ * log). Elsewhere, and for any other key, it answers undefined: the customer's check then refuses a session
+ * key (401).
+ *
+ * @example
+ * onboardingService.issuedCredentials = (deps) => sessionCallerOnOtherServices(context);
+ * await check(request); // { kind: 'customer', customer: 'acme' } for the session's /face-liveness/analyze
+ */
+export function sessionCallerOnOtherServices(
+  ctx: Pick<SessionContext, 'sessions' | 'customers' | 'events' | 'now'>,
+): CheckIssuedCredentials {
+  const verifySession = sessionAccessVerifier(ctx);
+  return async (request) => {
+    const route = request.routeOptions.url ?? '';
+    const states = OTHER_SERVICE_RULES.get(route);
+    if (states === undefined) return undefined;
+    const access = await verifySession(request);
+    if (access === undefined) return undefined;
+    const { session } = access;
+    if (!states.includes(session.state)) {
+      const why = `${route} opens to a QR session at its face step only (after adddevice or verifyDevice)`;
+      await ctx.events.record({
+        customer: session.customer,
+        username: session.username,
+        event: `session ${route}`,
+        outcome: 'refused',
+        detail: why,
+      });
+      throw clientError(403, why);
+    }
+    return { kind: 'customer', customer: session.customer };
+  };
 }
 
 /** A string member of a (validated) body or answer, or undefined. */

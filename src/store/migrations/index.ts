@@ -8,6 +8,7 @@ import * as customerScope from './005-customer-scope.js';
 import * as adminKeys from './006-admin-keys.js';
 import * as livenessChallenges from './007-liveness-challenges.js';
 import * as onboardingSessions from './008-onboarding-sessions.js';
+import * as deviceProfiles from './009-device-profiles.js';
 
 /**
  * The migrations, in order, compiled into the program (no directory scan, so the bundle and the
@@ -24,6 +25,7 @@ export const migrationProvider: MigrationProvider = {
       '006-admin-keys': adminKeys,
       '007-liveness-challenges': livenessChallenges,
       '008-onboarding-sessions': onboardingSessions,
+      '009-device-profiles': deviceProfiles,
     });
   },
 };

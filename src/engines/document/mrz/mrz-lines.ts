@@ -19,7 +19,7 @@ function splitLines(input: string | readonly string[]): string[] {
  * The lines of an MRZ as parseMrz takes them: trimmed, empty lines dropped, and nothing else changed.
  *
  * @example
- * strictMrzLines('I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<MARIA<<<<<<<<<<'); // 3 lines
+ * strictMrzLines(`${line1}\n${line2}\n${line3}`); // [line1, line2, line3]
  * @throws {MrzInputError} for a character outside A–Z, 0–9 and `<`
  */
 export function strictMrzLines(input: string | readonly string[]): string[] {

@@ -35,7 +35,10 @@ function marksOf(changes: readonly MrzChange[]): RepairMark[] {
  * carries a confidence that says how much of it was verified (field-confidence.ts).
  *
  * @example
- * const mrz = repairMrz(['P<UT0ERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO740812ZF1204159ZE184226B<<<<<10']);
+ * const mrz = repairMrz([
+ *   'P<UT0ERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+ *   'L898902C36UTO740812ZF1204159ZE184226B<<<<<10',
+ * ]);
  * mrz.valid; // true
  * mrz.changes.map((c) => `${c.from}→${c.to}`); // ['0→O', 'Z→2']
  * @throws {MrzInputError} for lines of no known format even 2 characters off

@@ -23,7 +23,8 @@ export function colorfulness(image: RgbImage): number {
       const r = image.data[i] ?? 0;
       const g = image.data[i + 1] ?? 0;
       const b = image.data[i + 2] ?? 0;
-      histogram[Math.max(r, g, b) - Math.min(r, g, b)]++;
+      const spread = Math.max(r, g, b) - Math.min(r, g, b);
+      histogram[spread] = (histogram[spread] ?? 0) + 1;
       count++;
     }
   }

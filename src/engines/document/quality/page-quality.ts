@@ -19,6 +19,16 @@ export interface PageQuality {
   readonly bounds: QualityCheck;
 }
 
+/** The checks in the spec's order. */
+export const QUALITY_CHECKS = [
+  'glare',
+  'blur',
+  'resolution',
+  'color',
+  'perspective',
+  'bounds',
+] as const satisfies readonly (keyof PageQuality)[];
+
 /** What the checks are computed from; null where the page or its MRZ was not found. */
 export interface PageQualityInput {
   /** As located (not regularised by orientBand), so that its lines' convergence shows the keystone. */

@@ -182,7 +182,7 @@ describe('check digits and security', () => {
     const misread = repair([TD3[0]!, TD3[1]!.replace('ZE184226B', 'ZE18422GB')]);
     assert.equal(misread.valid, true);
     assert.equal(misread.fields.personalNumber?.value, 'ZE18422GB');
-    assert.ok(misread.fields.personalNumber!.confidence < HIGH_CONFIDENCE);
+    assert.ok((misread.fields.personalNumber?.confidence ?? 1) < HIGH_CONFIDENCE);
   });
   it('names are never covered by an ICAO check digit, so the overall confidence stays below high', () => {
     const r = repair(TD3);
@@ -195,5 +195,58 @@ describe('check digits and security', () => {
   });
   it('refuses lines more than 2 characters off, with a typed error', () => {
     assert.throws(() => repair([TD3[0]!, TD3[1]!.slice(3)]), MrzInputError);
+  });
+});
+
+// Cases the fast-check properties found, kept as fixed examples (random data, not real documents).
+describe('regressions found by the properties', () => {
+  const high = (confidence: number | undefined) => (confidence ?? 0) >= HIGH_CONFIDENCE;
+
+  it('a composite failing on a French card is not "fixed" by a swap elsewhere when a name position may hold the error', () => {
+    // Given names were empty; a filler read as C among them. A swap in the office code also fits.
+    const r = repair(['IDFRAAABAAAAA<<<<<<<<<<<<<<<<<CO2LAA', '02690AA278107<<C<<<<<<<<<<<0001063M3']);
+    assert.deepEqual(r.changes, []);
+    assert.equal(r.valid, false);
+    assert.ok(!high(r.fields.givenNames.confidence));
+    assert.ok(!high(r.fields.optionalData1?.confidence));
+  });
+  it('keeps a one-letter optional data K after a long number tail (A0<K)', () => {
+    const lines = ['I<AAAA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AAAAAAAAA<AAA0001018M0001018A0<K<<<6'];
+    const r = repair(lines);
+    assert.deepEqual(r.changes, []);
+    assert.equal(r.fields.documentNumber.value, 'AAAAAAAAAA');
+    assert.equal(r.fields.optionalData1?.value, 'K');
+  });
+  it('a long number whose ending filler was read as K or C: the number/optional boundary is not trusted', () => {
+    // Truth: number WAAPDA1XAMX, optional data EAPPA2XHA6; the K hides the boundary from every check digit.
+    const k = repair([
+      'CIUTOWAAPDA1XA<MX7KEAPPA2XHA6<',
+      '0001074M0001018CHET9<<<<<<<<<6',
+      'AAA<AAAA<<<<<<<<<<<<<<<<<<<<<<',
+    ]);
+    assert.notEqual(k.fields.optionalData1?.value, 'EAPPA2XHA6');
+    assert.ok(!high(k.fields.optionalData1?.confidence));
+    assert.ok(!high(k.fields.documentNumber.confidence));
+    // Truth: number MCMQ79OB4O, optional data Q; the Q after the C was forced into a check digit.
+    const c = repair(['CBUTOQWEKWWW<<DRF<<<<<<<<<<<<<<<<<<<', 'MCMQ79OB4<XXA0307156M0306285O7CQ<<<8']);
+    assert.ok(!high(c.fields.optionalData1?.confidence));
+    assert.ok(!high(c.fields.documentNumber.confidence));
+  });
+  it('an own check digit passing by chance under a failing composite is not trusted', () => {
+    // Truth: number RP30BWV0LX, optional data U6; its check digit happens to hold for RP30BWV0LX1CU.
+    const r = repair([
+      'CCPDNRP30BWV0L<X1CU6<<<<<<<<<<',
+      '1208261<0508056XXARBWF<<<<<<<5',
+      'QPZYJ<MCJ<<<<<<<<<<<<<<<<<<<<<',
+    ]);
+    assert.equal(r.fields.documentNumber.value, 'RP30BWV0LX1CU');
+    assert.equal(r.checkDigits.find((c) => c.name === 'documentNumber')?.valid, true);
+    assert.ok(!high(r.fields.documentNumber.confidence));
+  });
+  it('finds the French layout when the line carries an extra character inside IDFRA', () => {
+    const r = repair(['IIDFRAPUZJ<IXWEYA<<<<<<<<<<<<<<C9SQ70', '386100T310735<<<<<<<<<<<<<<9402054F4']);
+    assert.equal(r.format, 'FRENCH_ID');
+    assert.equal(r.valid, true);
+    assert.equal(r.fields.surname.value, 'PUZJ IXWEYA');
   });
 });

@@ -120,6 +120,21 @@ describe('ONNX face detector against the TF.js one', () => {
     assert.deepEqual(await onnx.detect({ data, width, height }), []);
   });
 
+  it('meshes a face whose crop runs off the image the same after other images (zeros outside, not the last crop)', async () => {
+    // The portrait cut so the face is at the top-left corner: its mesh crop reaches past both edges.
+    const cut = await sharp(await portrait('anna', { width: 400 }))
+      .extract({ left: 120, top: 120, width: 280, height: 280 })
+      .jpeg()
+      .toBuffer();
+    const edge = await decodeImage(cut);
+    const other = await decodeImage(await portrait('carla', { margin: 0.6, width: 480 }));
+    const detector = await OnnxFaceDetector.load(OPTIONS);
+    const first = await detector.detect(edge);
+    assert.ok(first.length >= 1);
+    await detector.detect(other);
+    assert.deepEqual(await detector.detect(edge), first);
+  });
+
   it('refuses iris and description, which only the TF.js detector has', async () => {
     await assert.rejects(OnnxFaceDetector.load({ ...OPTIONS, iris: true }), OnnxDetectorOptionError);
     await assert.rejects(OnnxFaceDetector.load({ ...OPTIONS, description: true }), OnnxDetectorOptionError);
