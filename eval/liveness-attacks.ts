@@ -10,7 +10,8 @@
  * - the attacks, from the capture's first frame (a camera frame with its own frozen noise): identical,
  *   re-encoded, shifted, scaled, rotated, brightness-ramped, noised, panned, zoomed, composited over a
  *   live background, other photos of the same person (test/helpers/replay-attacks.ts), as foxtrot4,
- *   charlie4 (tinted to follow the screen colours, as an attacker who knows them would) and active
+ *   charlie4 (each frame tinted by its screen colour before its one encoding, as an attacker who knows
+ *   the colours would render it) and active
  *   (hotel4 + active_left + active_right made of the attack frames).
  * Reported: the share rejected per attack kind and workflow (decision not LIVE, and refused by the
  * injection signals), the live pass rate by noise level, each measure's spread for the thresholds, and
@@ -48,6 +49,7 @@ import {
   tinted,
   transformed,
   withNoise,
+  type Rgb,
 } from '../test/helpers/replay-attacks.js';
 import { detectorOption, DETECTOR_OPTION } from './detector-option.js';
 import { loadPadImages, type PadImage } from './face-dataset.js';
@@ -55,7 +57,6 @@ import { loadPadImages, type PadImage } from './face-dataset.js';
 const OUTPUT = { width: 480, height: 640 } as const;
 const WORKFLOWS = ['foxtrot', 'charlie', 'active'] as const;
 type Workflow = (typeof WORKFLOWS)[number];
-type Rgb = readonly [number, number, number];
 
 /** What one judged sequence showed. */
 interface Outcome {
@@ -170,14 +171,14 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
 
       const still = capture[0];
       if (still === undefined) continue;
-      const attacks = await attackSequences(engine, still, scene, source, live, sensor, motions, seed);
-      for (const [kind, frames] of attacks) {
+      const made = { engine, still, scene, source, live, sensor, motions, seed };
+      for (const [kind, frames] of await attackSequences(made)) {
         record(kind, 'foxtrot', await judge(engine, 'foxtrot4', frames.slice(0, 3), context));
-        const tintedFrames = await Promise.all(
-          frames.slice(0, 3).map((f, i) => tinted(f, colours[i] ?? [255, 255, 255])),
-        );
-        record(kind, 'charlie', await judge(engine, 'charlie4', tintedFrames, context, colours));
         record(kind, 'active', await judgeActive(engine, frames, context));
+      }
+      // Charlie: the same attacks, each frame tinted by its screen colour before its one encoding.
+      for (const [kind, frames] of await attackSequences({ ...made, screen: colours })) {
+        record(kind, 'charlie', await judge(engine, 'charlie4', frames.slice(0, 3), context, colours));
       }
       console.log(
         `${index + 1}/${sources.length} ${source.file}: live foxtrot ${foxtrot.live ? 'LIVE' : 'refused'} ` +
@@ -238,62 +239,70 @@ function shuffledColours(random: () => number): Rgb[] {
   return colours.slice(0, 3);
 }
 
+/** What the attacks are made from. */
+interface AttackMaterial {
+  readonly engine: FaceEngine;
+  /** The still replayed: the first frame of the simulated capture. */
+  readonly still: Buffer;
+  readonly scene: CameraScene;
+  readonly source: PadImage;
+  readonly live: readonly PadImage[];
+  readonly sensor: { fullWell: number; readNoise: number; quality: number };
+  readonly motions: readonly FrameMotion[];
+  readonly seed: number;
+  /** Charlie: each frame tinted by its screen colour before its one encoding. */
+  readonly screen?: readonly Rgb[];
+}
+
 /** Every attack kind's frames, from one still (and, for some, the scene and other photos of the person). */
-async function attackSequences(
-  engine: FaceEngine,
-  still: Buffer,
-  scene: CameraScene,
-  source: PadImage,
-  live: readonly PadImage[],
-  sensor: { fullWell: number; readNoise: number; quality: number },
-  motions: readonly FrameMotion[],
-  seed: number,
-): Promise<Array<[string, Buffer[]]>> {
+async function attackSequences(m: AttackMaterial): Promise<Array<[string, Buffer[]]>> {
+  const { still, screen } = m;
+  const shifts = (quality?: number, firstQuality?: number) => [
+    { quality: quality ?? 90, firstQuality },
+    { dx: 1, quality: quality ?? 89, firstQuality },
+    { dx: 2, dy: -1, quality: quality ?? 88, firstQuality },
+  ];
+  const moved = (moves: Parameters<typeof transformed>[1], kernel: 'bilinear' | 'bicubic' = 'bicubic') =>
+    transformed(still, moves, kernel, screen);
   const out: Array<[string, Buffer[]]> = [
-    ['identical', identical(still)],
-    ['re-encoded q90/89/88', await reencoded(still)],
-    ['shifted 1-2 px', await transformed(still, [{}, { dx: 1, quality: 89 }, { dx: 2, dy: -1, quality: 88 }])],
-    ['shifted 0.5 px steps', await transformed(still, [{}, { dx: 0.5 }, { dx: 1, dy: 0.5 }])],
-    [
-      'shifted 1-2 px, q95',
-      await transformed(still, [{ quality: 95 }, { dx: 1, quality: 95 }, { dx: 2, dy: -1, quality: 95 }]),
-    ],
-    [
-      'shifted 1-2 px, q80',
-      await transformed(still, [{ quality: 80 }, { dx: 1, quality: 80 }, { dx: 2, dy: -1, quality: 80 }]),
-    ],
-    [
-      'shifted 1-2 px, q70',
-      await transformed(still, [{ quality: 70 }, { dx: 1, quality: 70 }, { dx: 2, dy: -1, quality: 70 }]),
-    ],
-    ['scaled 1-2%', await transformed(still, [{}, { scale: 1.01 }, { scale: 1.02 }])],
-    ['rotated 0.7-1.4°', await transformed(still, [{}, { degrees: 0.7 }, { degrees: 1.4 }])],
+    ['identical', await identical(still, 3, screen)],
+    ['re-encoded q90/89/88', await reencoded(still, [90, 89, 88], screen)],
+    ['shifted 1-2 px', await moved(shifts())],
+    ['shifted 0.5 px steps', await moved([{}, { dx: 0.5 }, { dx: 1, dy: 0.5 }])],
+    ['shifted 1-2 px, q95', await moved(shifts(95))],
+    ['shifted 1-2 px, q80', await moved(shifts(80))],
+    ['shifted 1-2 px, q70', await moved(shifts(70))],
+    ['shifted 1-2 px, q70 then q90 (double)', await moved(shifts(90, 70))],
+    ['scaled 1-2%', await moved([{}, { scale: 1.01 }, { scale: 1.02 }])],
+    ['rotated 0.7-1.4°', await moved([{}, { degrees: 0.7 }, { degrees: 1.4 }])],
     [
       'scaled+rotated, bilinear',
-      await transformed(still, [{}, { scale: 1.01, degrees: 0.5 }, { scale: 0.99, degrees: -0.5 }], 'bilinear'),
+      await moved([{}, { scale: 1.01, degrees: 0.5 }, { scale: 0.99, degrees: -0.5 }], 'bilinear'),
     ],
-    ['brightness ramp', await brightnessRamp(still)],
-    ['noise σ1', await withNoise(still, 1, 3, seed)],
-    ['noise σ2', await withNoise(still, 2, 3, seed)],
-    ['noise σ3', await withNoise(still, 3, 3, seed)],
-    ['slow pan 3 px/frame', await transformed(still, [{}, { dx: 3, dy: 1 }, { dx: 6, dy: 2 }])],
-    ['slow zoom 1.5%/frame', await transformed(still, [{}, { scale: 1.015 }, { scale: 1.03 }])],
+    ['brightness ramp', await brightnessRamp(still, [1, 1.04, 1.08], screen)],
+    ['noise σ1', await withNoise(still, 1, { seed: m.seed, screen })],
+    ['noise σ2', await withNoise(still, 2, { seed: m.seed, screen })],
+    ['noise σ3', await withNoise(still, 3, { seed: m.seed, screen })],
+    ['slow pan 3 px/frame', await moved([{}, { dx: 3, dy: 1 }, { dx: 6, dy: 2 }])],
+    ['slow zoom 1.5%/frame', await moved([{}, { scale: 1.015 }, { scale: 1.03 }])],
   ];
+  const lit = (motions: readonly FrameMotion[]) =>
+    screen ? motions.map((motion, i): FrameMotion => ({ ...motion, screen: screen[i] })) : motions;
   // The still's face pasted over another capture of the scene: a live background, a frozen face.
-  const face = (await engine.analyze(still, { views: [], description: false })).faces.sort(
-    (a, b) => b.box[2] - a.box[2],
-  )[0];
+  const analysis = await m.engine.analyze(still, { views: [], description: false });
+  const face = [...analysis.faces].sort((a, b) => b.box[2] - a.box[2])[0];
   if (face) {
-    const backgrounds = await simulateCapture(scene, motions, sensor, seed + 7);
-    out.push(['still face over a live background', await composited(still, face.box, backgrounds)]);
+    const backgrounds = await simulateCapture(m.scene, lit(m.motions), m.sensor, m.seed + 7);
+    out.push(['still face over a live background', await composited(still, face.box, backgrounds, screen)]);
   }
   // Other photos of the same person, each as a camera frame of its own.
-  const others = live.filter((i) => i.person === source.person && i.file !== source.file).slice(0, 2);
+  const others = m.live.filter((i) => i.person === m.source.person && i.file !== m.source.file).slice(0, 2);
   if (others.length === 2) {
-    const frames = [still];
-    for (const other of others) {
-      const otherScene = await sceneOf(engine, readFileSync(other.file));
-      const [frame] = otherScene ? await simulateCapture(otherScene, motions.slice(0, 1), sensor, seed + 13) : [];
+    const frames = [screen ? await tinted(still, screen[0] ?? [255, 255, 255]) : still];
+    for (const [k, other] of others.entries()) {
+      const otherScene = await sceneOf(m.engine, readFileSync(other.file));
+      const motion = lit(m.motions)[k + 1];
+      const [frame] = otherScene && motion ? await simulateCapture(otherScene, [motion], m.sensor, m.seed + 13) : [];
       if (frame) frames.push(frame);
     }
     if (frames.length === 3) out.push(['other photos of the person', frames]);

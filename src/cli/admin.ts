@@ -2,6 +2,7 @@ import type { VeriportConfig } from '../server/config.js';
 import { KEY_CACHE_SECONDS, retiredKeyRetentionSeconds } from '../server/access/signing-key-cache.js';
 import { adminKeysRepository } from '../store/admin-keys.js';
 import { customersRepository, CustomerError, type CustomersRepository } from '../store/customers.js';
+import { devicePoliciesRepository } from '../store/device-policies.js';
 import { openStore } from '../store/database.js';
 import { onboardingPoliciesRepository } from '../store/onboarding-policies.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../store/signing-keys.js';
@@ -45,7 +46,12 @@ export async function admin(
     }
     if (args[0] === 'admin-keys') return await adminKeysCommand(adminKeysRepository(store.db), args.slice(1));
     if (args[0] === 'policy')
-      return await policyCommand(customersRepository(store.db), onboardingPoliciesRepository(store.db), args.slice(1));
+      return await policyCommand(
+        customersRepository(store.db),
+        onboardingPoliciesRepository(store.db),
+        args.slice(1),
+        devicePoliciesRepository(store.db),
+      );
     return await run(customersRepository(store.db), args, options);
   } finally {
     await store.close();

@@ -3,6 +3,7 @@ import { loadEnvelopeKeyRing, type EnvelopeKeyRing } from '../crypto/envelope-ke
 import { exportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
+import { DocumentEngine } from '../engines/document/document-engine.js';
 import type { EnvelopePurpose } from '../lib/envelope-purpose.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   readonly envelopeKeys?: EnvelopeKeyRing;
   /** A running face engine to share (tests: one pool for many apps); the app does not close it. */
   readonly faceEngine?: FaceEngine;
+  /** A running document engine to share (tests: one pool for many apps); the app does not close it. */
+  readonly documentEngine?: DocumentEngine;
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
   readonly onShutdownRequested?: (app: FastifyInstance) => void;
   /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
@@ -125,6 +128,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => {
       await ownFaceEngine?.close();
     });
+    // The document services' pool, likewise started on the first document image and closed with the app.
+    let ownDocumentEngine: DocumentEngine | undefined;
+    const documentEngine = () => options.documentEngine ?? (ownDocumentEngine ??= DocumentEngine.start());
+    app.addHook('onClose', async () => {
+      await ownDocumentEngine?.close();
+    });
     const throttles = await openThrottleStore({
       url: config.throttle.redisUrl,
       keyPrefix: config.throttle.redisKeyPrefix,
@@ -138,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       config,
       store,
       faceEngine,
+      documentEngine,
       envelopeKeys,
       templateSealer: templateSealer(templateSecret),
       exportedTemplateSealer: exportedTemplateSealer(templateSecret),
@@ -164,7 +174,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
     // The operator's portal and the phone's capture app (web/), for the onboarding QR hand-over.
     if (services.some((service) => service.name === 'onboarding'))
-      registerWebApps(app, { directory: WEB_APPS_DIRECTORY, onboardingPublicKeyPem: envelopeKeys.key('onboarding').publicKeyPem });
+      registerWebApps(app, {
+        directory: WEB_APPS_DIRECTORY,
+        onboardingPublicKeyPem: envelopeKeys.key('onboarding').publicKeyPem,
+      });
 
     app.addHook('preClose', (done) => {
       closing = true;
@@ -210,7 +223,9 @@ function issuedCredentials(
   services: readonly ServiceDefinition[],
   dependencies: ServiceDependencies,
 ): CheckIssuedCredentials | undefined {
-  const checks = services.flatMap((s) => (s.issuedCredentials === undefined ? [] : [s.issuedCredentials(dependencies)]));
+  const checks = services.flatMap((s) =>
+    s.issuedCredentials === undefined ? [] : [s.issuedCredentials(dependencies)],
+  );
   if (checks.length === 0) return undefined;
   return async (request) => {
     for (const check of checks) {

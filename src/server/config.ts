@@ -2,6 +2,7 @@
  * Server configuration: read once at start from the environment and command-line flags, validated,
  * and frozen. Invalid values stop the start with a message naming the variable and what it accepts.
  */
+import { accessSync, constants, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import {
   FACE_DETECTOR_KINDS,
@@ -89,6 +90,8 @@ export interface VeriportConfig {
   readonly notifications: NotificationSettings;
   /** Public base URL (no trailing slash) used in token issuers; unset: taken from each request's host. */
   readonly publicUrl: string | undefined;
+  /** The device-security profile (Doc 1 endpoints 6, 13): data files and the apSessionId lifetime. */
+  readonly deviceSecurity: DeviceSecuritySettings;
   /** How long a client may take to send a request's headers (Node's headersTimeout); at most `requestTimeoutMs`. */
   readonly headersTimeoutMs: number;
   /** How long a client may take to send a whole request, body included (Node's requestTimeout); then 408. */
@@ -104,6 +107,18 @@ export interface VeriportConfig {
    * default `required` unless `host` is a loopback address.
    */
   readonly authentication: AuthenticationMode;
+}
+
+/** Where the device-security check takes its data from (docs/onboarding.md, "Device security"). */
+export interface DeviceSecuritySettings {
+  /** `VERIPORT_TOR_EXIT_LIST`: a Tor exit list file; unset: detect.tor is not asserted. */
+  readonly torExitList: string | undefined;
+  /** `VERIPORT_GEOIP_MMDB`: a country or city MMDB instead of the shipped country data. */
+  readonly geoMmdb: string | undefined;
+  /** `VERIPORT_GEOIP_ASN_MMDB`: an ASN MMDB instead of the shipped network-owner table. */
+  readonly asnMmdb: string | undefined;
+  /** How long an apSessionId may be used after its signals were posted. */
+  readonly profileTtlSeconds: number;
 }
 
 /** `required`: a customer's token or API key (admin calls: the admin key); `off`: every caller is the operator. */
@@ -202,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     sessionCallbackUrl: absoluteUrl(env.VERIPORT_SESSION_CALLBACK_URL, 'VERIPORT_SESSION_CALLBACK_URL'),
     notifications: notificationSettings(env),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
+    deviceSecurity: deviceSecuritySettings(env),
     ...connectionLimits(env),
     throttle: throttleLimits(env),
     authentication: authenticationMode(env.VERIPORT_AUTH, host),
@@ -238,6 +254,35 @@ export interface LivenessChallengeSettings {
   readonly maxOpen: number;
   /** `VERIPORT_LIVENESS_CHALLENGE=required`: liveness requests without a challenge are refused (400 -3). */
   readonly required: boolean;
+}
+
+function deviceSecuritySettings(env: NodeJS.ProcessEnv): DeviceSecuritySettings {
+  const file = (name: string) => {
+    const path = optionalString(env[name]);
+    if (path !== undefined && !isReadableFile(path)) throw new ConfigError(`${name}: '${path}' is not a readable file`);
+    return path;
+  };
+  return {
+    torExitList: file('VERIPORT_TOR_EXIT_LIST'),
+    geoMmdb: file('VERIPORT_GEOIP_MMDB'),
+    asnMmdb: file('VERIPORT_GEOIP_ASN_MMDB'),
+    profileTtlSeconds: integer(
+      env.VERIPORT_DEVICE_PROFILE_TTL_SECONDS,
+      'VERIPORT_DEVICE_PROFILE_TTL_SECONDS',
+      900,
+      10,
+      86_400,
+    ),
+  };
+}
+
+function isReadableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function livenessChallengeSettings(env: NodeJS.ProcessEnv): LivenessChallengeSettings {

@@ -6,6 +6,7 @@ import type { TemplateSealer } from '../crypto/template-sealing.js';
 import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
 import type { FaceEngine } from '../engines/face/face-engine.js';
+import type { DocumentEngine } from '../engines/document/document-engine.js';
 import type { CheckIssuedCredentials } from './access/credentials.js';
 import type { VeriportConfig } from './config.js';
 import type { ErrorStyle } from './errors/error-body.js';
@@ -32,6 +33,8 @@ export interface ServiceDependencies {
   readonly store: Store;
   /** The shared face engine (worker pool), started on first use. */
   readonly faceEngine: () => FaceEngine;
+  /** The shared document engine (worker pool reading MRZ, page and quality), started on first use. */
+  readonly documentEngine: () => DocumentEngine;
   /**
    * The envelope key pairs, one per purpose: a service opens its `*Encrypted` packages (or onboarding its
    * frames) with `envelopeKeys.key(<its purpose>)` only. Holds onboarding's and the mounted services'.

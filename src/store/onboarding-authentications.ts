@@ -39,6 +39,11 @@ export interface OnboardingAuthenticationsRepository {
   /** `from` -> `to`; false when the authentication was not in `from` any more. */
   advance(customer: string, tokenHash: string, from: AuthenticationState, to: AuthenticationState): Promise<boolean>;
   /**
+   * A device check sent to review (device security, Doc 1 endpoint 13) steps the authentication up to a face
+   * check: final check deviceSecurity -> verifyFace, still device-verified. False when it was not so any more.
+   */
+  stepUpToFace(customer: string, tokenHash: string): Promise<boolean>;
+  /**
    * Counts a failed check in state `from`; the authentication fails at `maxAttempts`. Undefined when it
    * was not in `from`.
    */
@@ -96,6 +101,14 @@ export function onboardingAuthenticationsRepository(db: Kysely<Database>): Onboa
     },
     async advance(customer, tokenHash, from, to) {
       const updated = await row(customer, tokenHash).set({ state: to }).where('state', '=', from).executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+    async stepUpToFace(customer, tokenHash) {
+      const updated = await row(customer, tokenHash)
+        .set({ final_check: 'verifyFace' })
+        .where('state', '=', 'device-verified')
+        .where('final_check', '=', 'deviceSecurity')
+        .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
     },
     async recordFailure(customer, tokenHash, from, maxAttempts) {

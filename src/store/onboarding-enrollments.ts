@@ -48,6 +48,10 @@ export interface OnboardingEnrollmentsRepository {
   /** started -> pending with the device; false when the enrollment was not in `started` any more. */
   bindDevice(customer: string, tokenHash: string, device: DeviceBinding): Promise<boolean>;
   /**
+   * Fails an enrollment still in one of `from` (a device check rejected it); false when it was not any more.
+   */
+  fail(customer: string, tokenHash: string, from: readonly EnrollmentState[]): Promise<boolean>;
+  /**
    * Counts a failed face sample of a pending enrollment; it fails at `maxAttempts`. Undefined when it
    * was not pending.
    */
@@ -139,6 +143,17 @@ export function onboardingEnrollmentsRepository(db: Kysely<Database>): Onboardin
         .where('customer', '=', customer)
         .where('token_hash', '=', tokenHash)
         .where('state', '=', 'started')
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+    async fail(customer, tokenHash, from) {
+      if (from.length === 0) return false;
+      const updated = await db
+        .updateTable('onboarding_enrollments')
+        .set({ state: 'failed' })
+        .where('customer', '=', customer)
+        .where('token_hash', '=', tokenHash)
+        .where('state', 'in', from)
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
     },

@@ -1,11 +1,15 @@
 /**
  * Replay attacks on the multi-frame liveness signals, built from one still frame: what a virtual
  * camera, an emulator or a tampered app sends when all it has is a photo (issue 16). Each returns the
- * frames as JPEG; the suite (`npm run eval -- liveness-attacks`) and the tests send them as sequences.
+ * frames as JPEG, each encoded once; with `screen` colours (charlie) each frame is first tinted by its
+ * colour, as an attacker who knows the sequence would render it. The suite
+ * (`npm run eval -- liveness-attacks`) and the tests send them as sequences.
  */
 import sharp from 'sharp';
 import { seededRandom } from '../../src/lib/seeded-random.js';
 import { gaussian } from './camera-simulation.js';
+
+export type Rgb = readonly [number, number, number];
 
 export interface RawImage {
   readonly data: Buffer;
@@ -24,20 +28,26 @@ export async function rawOf(jpeg: Buffer): Promise<RawImage> {
   return { data, width: info.width, height: info.height };
 }
 
-function jpegOf(image: RawImage, quality = 90): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+/** Encodes a frame, tinted first by `colour` (12% of it) when one is given. */
+function jpegOf(image: RawImage, quality = 90, colour?: Rgb): Promise<Buffer> {
+  const data = colour
+    ? Buffer.from(image.data.map((v, i) => clampByte(0.88 * v + 0.12 * (colour[i % 3] ?? 0))))
+    : image.data;
+  return sharp(data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .jpeg({ quality })
     .toBuffer();
 }
 
 /**
- * The same bytes `count` times.
+ * The same bytes `count` times; with screen colours (charlie), the still tinted by each and encoded once.
  *
  * @example
- * identical(still); // [still, still, still]
+ * await identical(still); // [still, still, still]
  */
-export function identical(still: Buffer, count = 3): Buffer[] {
-  return Array.from({ length: count }, () => still);
+export async function identical(still: Buffer, count = 3, screen?: readonly Rgb[]): Promise<Buffer[]> {
+  if (screen === undefined) return Array.from({ length: count }, () => still);
+  const image = await rawOf(still);
+  return Promise.all(Array.from({ length: count }, (_, i) => jpegOf(image, 90, screen[i])));
 }
 
 /**
@@ -46,9 +56,24 @@ export function identical(still: Buffer, count = 3): Buffer[] {
  * @example
  * await reencoded(still, [90, 89, 88]);
  */
-export async function reencoded(still: Buffer, qualities: readonly number[] = [90, 89, 88]): Promise<Buffer[]> {
+export async function reencoded(
+  still: Buffer,
+  qualities: readonly number[] = [90, 89, 88],
+  screen?: readonly Rgb[],
+): Promise<Buffer[]> {
   const image = await rawOf(still);
-  return Promise.all(qualities.map((q) => jpegOf(image, q)));
+  return Promise.all(qualities.map((q, i) => jpegOf(image, q, screen?.[i])));
+}
+
+/** A small similarity transform of a frame (px, ratio, degrees) and the quality it is encoded at. */
+export interface Move {
+  readonly dx?: number;
+  readonly dy?: number;
+  readonly scale?: number;
+  readonly degrees?: number;
+  readonly quality?: number;
+  /** Encoded at this quality first and decoded: a still that went through a coarser encoder before. */
+  readonly firstQuality?: number;
 }
 
 /**
@@ -60,12 +85,17 @@ export async function reencoded(still: Buffer, qualities: readonly number[] = [9
  */
 export async function transformed(
   still: Buffer,
-  moves: ReadonlyArray<{ dx?: number; dy?: number; scale?: number; degrees?: number; quality?: number }>,
+  moves: readonly Move[],
   kernel: 'bilinear' | 'bicubic' = 'bicubic',
+  screen?: readonly Rgb[],
 ): Promise<Buffer[]> {
   const image = await rawOf(still);
   return Promise.all(
-    moves.map((m) => jpegOf(warp(image, m.dx ?? 0, m.dy ?? 0, m.scale ?? 1, m.degrees ?? 0, kernel), m.quality ?? 90)),
+    moves.map(async (m, i) => {
+      let frame = warp(image, m.dx ?? 0, m.dy ?? 0, m.scale ?? 1, m.degrees ?? 0, kernel);
+      if (m.firstQuality !== undefined) frame = await rawOf(await jpegOf(frame, m.firstQuality));
+      return jpegOf(frame, m.quality ?? 90, screen?.[i]);
+    }),
   );
 }
 
@@ -75,10 +105,16 @@ export async function transformed(
  * @example
  * await brightnessRamp(still, [1, 1.04, 1.08]);
  */
-export async function brightnessRamp(still: Buffer, gains: readonly number[] = [1, 1.04, 1.08]): Promise<Buffer[]> {
+export async function brightnessRamp(
+  still: Buffer,
+  gains: readonly number[] = [1, 1.04, 1.08],
+  screen?: readonly Rgb[],
+): Promise<Buffer[]> {
   const image = await rawOf(still);
   return Promise.all(
-    gains.map((g, i) => jpegOf({ ...image, data: Buffer.from(image.data.map((v) => clampByte(v * g + 2 * i))) }, 90)),
+    gains.map((g, i) =>
+      jpegOf({ ...image, data: Buffer.from(image.data.map((v) => clampByte(v * g + 2 * i))) }, 90, screen?.[i]),
+    ),
   );
 }
 
@@ -88,12 +124,20 @@ export async function brightnessRamp(still: Buffer, gains: readonly number[] = [
  * @example
  * await withNoise(still, 2); // three frames, each with its own noise
  */
-export async function withNoise(still: Buffer, sigma: number, count = 3, seed = 1): Promise<Buffer[]> {
+export async function withNoise(
+  still: Buffer,
+  sigma: number,
+  options: { count?: number; seed?: number; screen?: readonly Rgb[] } = {},
+): Promise<Buffer[]> {
   const image = await rawOf(still);
-  const normal = gaussian(seededRandom(seed));
+  const normal = gaussian(seededRandom(options.seed ?? 1));
   return Promise.all(
-    Array.from({ length: count }, () =>
-      jpegOf({ ...image, data: Buffer.from(image.data.map((v) => clampByte(v + sigma * normal()))) }, 90),
+    Array.from({ length: options.count ?? 3 }, (_, i) =>
+      jpegOf(
+        { ...image, data: Buffer.from(image.data.map((v) => clampByte(v + sigma * normal()))) },
+        90,
+        options.screen?.[i],
+      ),
     ),
   );
 }
@@ -109,6 +153,7 @@ export async function composited(
   still: Buffer,
   face: readonly [number, number, number, number],
   backgrounds: readonly Buffer[],
+  screen?: readonly Rgb[],
 ): Promise<Buffer[]> {
   const front = await rawOf(still);
   const [bx, by, bw, bh] = face;
@@ -117,7 +162,7 @@ export async function composited(
   const rx = 0.75 * bw;
   const ry = 0.85 * bh;
   return Promise.all(
-    backgrounds.map(async (frame) => {
+    backgrounds.map(async (frame, index) => {
       const back = await rawOf(frame);
       if (back.width !== front.width || back.height !== front.height) throw new RangeError('frame sizes differ');
       const out = Buffer.from(back.data);
@@ -132,22 +177,20 @@ export async function composited(
           }
         }
       }
-      return jpegOf({ ...back, data: out }, 90);
+      return jpegOf({ ...back, data: out }, 90, screen?.[index]);
     }),
   );
 }
 
 /**
- * The frame tinted by a screen colour (`weight` of it mixed in): what an attacker who knows the colour
- * sequence does to pass the light trace.
+ * The frame tinted by a screen colour (12% of it mixed in) and encoded again: what an attacker who
+ * knows the colour sequence does to an existing frame to pass the light trace.
  *
  * @example
- * await tinted(frame, [255, 0, 0]); // 12% red over the frame
+ * await tinted(frame, [255, 0, 0]);
  */
-export async function tinted(frame: Buffer, colour: readonly [number, number, number], weight = 0.12): Promise<Buffer> {
-  const image = await rawOf(frame);
-  const data = Buffer.from(image.data.map((v, i) => clampByte((1 - weight) * v + weight * (colour[i % 3] ?? 0))));
-  return jpegOf({ ...image, data }, 90);
+export async function tinted(frame: Buffer, colour: Rgb): Promise<Buffer> {
+  return jpegOf(await rawOf(frame), 90, colour);
 }
 
 /** Resamples an image under a similarity about its centre (output pixel -> source), edges repeated. */

@@ -111,21 +111,25 @@ describe('face liveness: a camera against replays of one of its frames', () => {
     assert.equal(charlie.decision_info.IAD.signals.optical_analysis?.status, 'PASS');
   });
 
-  const replays: Array<[string, (frame: Buffer) => Promise<Buffer[]>]> = [
-    ['identical', (f) => Promise.resolve(identical(f))],
-    ['re-encoded', (f) => reencodedFrames(f)],
-    ['shifted 1-2 px', (f) => transformed(f, [{}, { dx: 1, quality: 89 }, { dx: 2, dy: -1, quality: 88 }])],
-    ['scaled 1-2%', (f) => transformed(f, [{}, { scale: 1.01 }, { scale: 1.02 }])],
-    ['brightness ramp', (f) => brightnessRamp(f)],
+  // Each replay as foxtrot sends it, and as charlie: every frame tinted by its screen colour before its one
+  // encoding, as an attacker who knows the colours would render it (the light trace then passes).
+  const replays: Array<[string, (frame: Buffer, screen?: readonly Rgb[]) => Promise<Buffer[]>]> = [
+    ['identical', (f, screen) => identical(f, 3, screen)],
+    ['re-encoded', (f, screen) => reencodedFrames(f, [90, 89, 88], screen)],
+    [
+      'shifted 1-2 px',
+      (f, screen) => transformed(f, [{}, { dx: 1, quality: 89 }, { dx: 2, dy: -1, quality: 88 }], 'bicubic', screen),
+    ],
+    ['scaled 1-2%', (f, screen) => transformed(f, [{}, { scale: 1.01 }, { scale: 1.02 }], 'bicubic', screen)],
+    ['brightness ramp', (f, screen) => brightnessRamp(f, [1, 1.04, 1.08], screen)],
   ];
   for (const [name, replay] of replays) {
     it(`refuses its first frame ${name} in foxtrot and, following the screen colours, in charlie`, async () => {
-      const frames = await replay(capture[0]!);
-      const foxtrot = await check('foxtrot4', frames);
+      const foxtrot = await check('foxtrot4', await replay(capture[0]!));
       assert.equal(foxtrot.decision, 'SPOOF', JSON.stringify(foxtrot.decision_info.IAD.signals));
       assert.ok(foxtrot.feedback.includes('INJECTION_ATTACK_SUSPECTED'));
-      const following = await Promise.all(frames.map((f, i) => tinted(f, COLOURS[i] ?? [0, 0, 0])));
-      const charlie = await check('charlie4', following);
+      const charlie = await check('charlie4', await replay(capture[0]!, COLOURS));
+      assert.equal(charlie.decision_info.IAD.signals.optical_analysis?.status, 'PASS');
       assert.equal(charlie.decision, 'SPOOF', JSON.stringify(charlie.decision_info.IAD.signals));
     });
   }

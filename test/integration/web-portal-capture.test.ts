@@ -35,6 +35,21 @@ const VIDEO_FPS = 5;
 /** The longest a step on the phone may take (capture, sealing, liveness and matching on a busy machine). */
 const STEP_MS = 60_000;
 
+/** Run in the page: the stored device private key's properties (web/capture/device-store.ts). */
+const DEVICE_KEY_IN_INDEXEDDB = `new Promise((resolve, reject) => {
+  const open = indexedDB.open('veriport-capture');
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const get = open.result.transaction('device').objectStore('device').get('this-device');
+    get.onerror = () => reject(get.error);
+    get.onsuccess = () => {
+      const key = get.result.keyPair.privateKey;
+      resolve({ extractable: key.extractable, name: key.algorithm.name, namedCurve: key.algorithm.namedCurve,
+        usages: key.usages });
+    };
+  };
+})`;
+
 describe('web portal and capture app in headless Chromium', { timeout: 240_000 }, () => {
   let store: Store;
   let app: FastifyInstance;
@@ -80,7 +95,13 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
   /** Waits for the page's `data-step` to be one of `steps`; the step reached. */
   const step = async (page: Page, steps: readonly string[], timeout = STEP_MS): Promise<string> => {
     const selector = steps.map((s) => `body[data-step="${s}"]`).join(', ');
-    await page.waitForSelector(selector, { state: 'attached', timeout });
+    try {
+      await page.waitForSelector(selector, { state: 'attached', timeout });
+    } catch (error) {
+      const at = await page.locator('body').getAttribute('data-step');
+      const text = await page.locator('main').innerText();
+      throw new Error(`expected step ${steps.join('|')}, the page is at ${at}: ${text}`, { cause: error });
+    }
     return (await page.locator('body').getAttribute('data-step')) ?? '';
   };
 
@@ -101,8 +122,8 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
       await portal.getByRole('button', { name: 'New check' }).click();
     await step(portal, ['trigger']);
     await portal.getByLabel(method === 'enroll' ? 'Enrollment of a new user' : 'Authentication of an enrolled user').check();
-    await portal.getByLabel('Username').fill(username);
-    if (method === 'enroll') await portal.getByLabel('E-mail').fill(`${username}@example.com`);
+    await portal.getByLabel('Username', { exact: true }).fill(username);
+    if (method === 'enroll') await portal.getByLabel('E-mail', { exact: true }).fill(`${username}@example.com`);
     await portal.getByRole('button', { name: 'Show the QR code' }).click();
     await step(portal, ['created']);
     await portal.locator('#session-state').filter({ hasText: 'Waiting' }).waitFor();
@@ -123,7 +144,7 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
   };
 
   const signIn = async () => {
-    portal = await context!.newPage();
+    portal = watch(await context!.newPage());
     await portal.goto(`${baseUrl}/portal`);
     await portal.getByLabel('Customer').fill(operator.customer);
     await portal.getByLabel('Client ID').fill(operator.clientId);
@@ -131,8 +152,25 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     await portal.getByLabel('API key').fill(operator.apiKey);
   };
 
+  /** Errors the pages logged (a Content-Security-Policy violation, an uncaught exception): none expected. */
+  const pageErrors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    return page;
+  };
+
+  /** No page logged an error since the last check, but the refusals a step expects (`allowed`). */
+  const assertNoPageErrors = (allowed?: RegExp) => {
+    const unexpected = pageErrors.filter((error) => allowed === undefined || !allowed.test(error));
+    pageErrors.length = 0;
+    assert.deepEqual(unexpected, []);
+  };
+
   const phonePage = async () => {
-    const phone = await context!.newPage();
+    const phone = watch(await context!.newPage());
     await phone.setViewportSize({ width: 390, height: 780 });
     return phone;
   };
@@ -152,7 +190,7 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     const key = await customers.createApiKey('acme');
     operator = { customer: 'acme', clientId: client.clientId, clientSecret: client.clientSecret, apiKey: key.apiKey };
     app = await testApp(
-      { VERIPORT_AUTH: 'required' },
+      { VERIPORT_AUTH: 'required', VERIPORT_PAD_MODEL: 'onnx' },
       { store, services: [onboardingService, faceLivenessService], faceEngine: testFaceEngine() },
     );
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -177,6 +215,7 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     await step(portal, ['trigger']);
     enrollmentLink = await startCheck('enroll', 'web-alice', '02-portal-qr-code');
     assert.equal(new URL(enrollmentLink).origin + new URL(enrollmentLink).pathname, `${baseUrl}/capture`);
+    assertNoPageErrors();
   });
 
   it('capture app: validates the session, shows the match code, guides, captures and enrolls', async () => {
@@ -184,17 +223,22 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     await openOnPhone(phone, enrollmentLink, '03-capture-match-code');
     await phone.getByLabel('Your phone number').fill('+15550100');
     await phone.getByRole('button', { name: 'Start' }).click();
-    await step(phone, ['camera', 'capturing', 'checking', 'done', 'retry', 'failed']);
-    await phone.locator('#guidance').filter({ hasText: /\S/ }).waitFor({ timeout: STEP_MS });
+    // Live guidance (/face-liveness/analyze with the session's credentials) must pass the frame before the
+    // capture starts: without it the app waits for a button nobody presses here.
+    await step(phone, ['capturing', 'checking', 'done', 'retry', 'failed']);
     await screenshot(phone, '04-capture-camera');
     const reached = await step(phone, ['done', 'retry', 'failed']);
     await screenshot(phone, '05-capture-enrolled');
     assert.equal(reached, 'done', await phone.locator('main').innerText());
     assert.equal(await phone.locator('#result-title').innerText(), 'You are enrolled');
+    // The device key: ECDSA P-256 in IndexedDB, its private half not extractable.
+    const key = await phone.evaluate(DEVICE_KEY_IN_INDEXEDDB);
+    assert.deepEqual(key, { extractable: false, name: 'ECDSA', namedCurve: 'P-256', usages: ['sign'] });
     await step(portal, ['complete'], 10_000);
     assert.equal(await portal.locator('#outcome').innerText(), 'web-alice is enrolled.');
     await screenshot(portal, '06-portal-enrolled');
     await phone.close();
+    assertNoPageErrors();
   });
 
   it('authentication of the same face on the same device passes', async () => {
@@ -210,6 +254,7 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     assert.equal(await portal.locator('#outcome').innerText(), 'web-alice is authenticated.');
     await screenshot(portal, '08-portal-authenticated');
     await phone.close();
+    assertNoPageErrors();
   });
 
   it('a replayed session link is refused', async () => {
@@ -219,6 +264,8 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     assert.match(await phone.locator('#failure-text').innerText(), /already used/);
     await screenshot(phone, '09-capture-replayed-link');
     await phone.close();
+    // The browser logs the refused validateSession itself.
+    assertNoPageErrors(/status of 409/);
   });
 
   it('another face on the enrolled device is not confirmed', async () => {
@@ -238,5 +285,6 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     assert.match(await phone.locator('#result-text').innerText(), /does not match the enrolled one/);
     await step(portal, ['face-captured'], 10_000);
     await phone.close();
+    assertNoPageErrors();
   });
 });

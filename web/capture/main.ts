@@ -41,6 +41,7 @@ const GUIDANCE_INTERVAL_MS = 500;
 /** The page's state for the test harness and styles: loading, failed, session, camera, done, retry. */
 function setStep(step: string): void {
   document.body.dataset.step = step;
+  document.body.classList.toggle('result-done', step === 'done');
 }
 
 function fail(message: string): void {
@@ -209,7 +210,10 @@ async function captureSample(
   const guidance = element('guidance', HTMLElement);
   guidance.textContent = 'Starting the camera…';
   camera ??= await Camera.open(element('preview', HTMLVideoElement));
-  await guide(api, camera, guidance, element('capture-now', HTMLButtonElement));
+  const button = element('capture-now', HTMLButtonElement);
+  button.hidden = false;
+  await guide(api, camera, guidance, button);
+  button.hidden = true;
   guidance.textContent = 'Hold still…';
   setStep('capturing');
   const challenge = await challengeOf();

@@ -94,7 +94,7 @@ function readRanges(path: string, orgId: (name: string) => number): Ranges {
   };
   let sorted = true;
   let lineNumber = 0;
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
     const line = text.slice(from, text[to - 1] === '\r' ? to - 1 : to);

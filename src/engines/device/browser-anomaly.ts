@@ -74,11 +74,20 @@ export function scoreBrowserSignals(signals: DeviceSignals): AnomalyScore {
     if (expected !== undefined && hints.platform !== '' && hints.platform !== expected)
       add('hints-platform-mismatch', 0.6, true);
     if (ua.platformType !== '' && hints.mobile !== (ua.platformType === 'mobile')) add('hints-mobile-mismatch', 0.5);
-    const chromium = hints.brands.find((b) => b.brand === 'Chromium') ?? hints.brands.find((b) => /Chrome/.test(b.brand));
-    if (chromium !== undefined && ua.chromiumMajor !== undefined && Number.parseInt(chromium.version) !== ua.chromiumMajor)
+    const chromium =
+      hints.brands.find((b) => b.brand === 'Chromium') ?? hints.brands.find((b) => /Chrome/.test(b.brand));
+    if (
+      chromium !== undefined &&
+      ua.chromiumMajor !== undefined &&
+      Number.parseInt(chromium.version) !== ua.chromiumMajor
+    )
       add('hints-version-mismatch', 0.6);
     if (/Headless/i.test(hints.brands.map((b) => b.brand).join(' '))) add('headless-brand', 0.9);
-  } else if (ua.engine === 'Blink' && (ua.chromiumMajor ?? 0) >= 90 && /Chrome|Edge|Opera|Samsung/.test(ua.browserName)) {
+  } else if (
+    ua.engine === 'Blink' &&
+    (ua.chromiumMajor ?? 0) >= 90 &&
+    /Chrome|Edge|Opera|Samsung/.test(ua.browserName)
+  ) {
     // Chromium has had navigator.userAgentData since 90 (secure contexts, which the capture app is).
     add('client-hints-missing', 0.25);
   }

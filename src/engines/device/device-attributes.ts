@@ -73,7 +73,12 @@ export function acquiredAttributes(
   const items: AcquiredAttribute[] = [];
   const add = (attributeType: string, value: string | number | undefined) => {
     if (value === undefined || value === '') return;
-    items.push({ ...DEVICE_PROVIDER, attributeType, dateCreated, values: { [attributeValueKey(attributeType)]: String(value) } });
+    items.push({
+      ...DEVICE_PROVIDER,
+      attributeType,
+      dateCreated,
+      values: { [attributeValueKey(attributeType)]: String(value) },
+    });
   };
   const ua = anomaly.userAgent;
   add('TrueIP', ip.ip);

@@ -98,7 +98,8 @@ export function parseDevicePolicy(value: unknown, base: DevicePolicy = DEFAULT_D
     const list = value[key] ?? fallback;
     if (!isUnknownArray(list) || list.length > 10_000) throw new DevicePolicyError(`${key}: a list of ${what}`);
     return list.map((item) => {
-      if (typeof item !== 'string' || !check(item)) throw new DevicePolicyError(`${key}: '${String(item)}' is not ${what}`);
+      if (typeof item !== 'string' || !check(item))
+        throw new DevicePolicyError(`${key}: '${String(item)}' is not ${what}`);
       return item.trim();
     });
   };

@@ -92,9 +92,7 @@ export function ipRangeSet(entries: readonly string[]): IpRangeSet {
  * @example
  * parseIpRange('2001:db8::/32'); // { network: '2001:db8::', prefix: 32, family: 'ipv6' }
  */
-export function parseIpRange(
-  entry: string,
-): { network: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+export function parseIpRange(entry: string): { network: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
   const [address = '', prefixText, ...rest] = entry.trim().split('/');
   const network = normalizeIp(address);
   if (network === undefined || rest.length > 0) return undefined;
@@ -123,6 +121,7 @@ export function ipToBigInt(ip: string): bigint {
   const [head = '', tail] = text.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.reduce((n, group) => (n << 16n) | BigInt(Number.parseInt(group || '0', 16)), 0n);
 }

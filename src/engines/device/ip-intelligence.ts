@@ -101,7 +101,10 @@ function openReader(path: string): Reader<Response> {
     try {
       reader = new Reader<Response>(readFileSync(path));
     } catch (error) {
-      throw new Error(`${path}: not a readable MMDB database (${error instanceof Error ? error.message : String(error)})`);
+      throw new Error(
+        `${path}: not a readable MMDB database (${error instanceof Error ? error.message : String(error)})`,
+        { cause: error },
+      );
     }
     readers.set(path, reader);
   }

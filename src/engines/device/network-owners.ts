@@ -8,9 +8,11 @@ export type NetworkKind = 'vpn' | 'hosting' | 'other';
  * centre, a VPN exit, proxy or automation farm does. Numbers from the providers' own registrations.
  */
 const HOSTING_ASNS: ReadonlySet<number> = new Set([
-  16509, 14618, // Amazon
+  16509,
+  14618, // Amazon
   8075, // Microsoft (Azure)
-  15169, 396982, // Google, Google Cloud
+  15169,
+  396982, // Google, Google Cloud
   14061, // DigitalOcean
   16276, // OVH
   24940, // Hetzner
@@ -21,7 +23,8 @@ const HOSTING_ASNS: ReadonlySet<number> = new Set([
   132203, // Tencent Cloud
   12876, // Scaleway
   51167, // Contabo
-  60781, 28753, // Leaseweb
+  60781,
+  28753, // Leaseweb
   9009, // M247
   60068, // Datacamp (CDN77)
   47583, // Hostinger

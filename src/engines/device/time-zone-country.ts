@@ -10,6 +10,7 @@ import { getTimezone } from 'countries-and-timezones';
 export function timeZoneCountries(timeZone: string): readonly string[] | undefined {
   let zone = getTimezone(timeZone);
   // A deprecated alias (Asia/Calcutta) carries its countries; an alias without any, its target.
-  if (zone !== null && zone.countries.length === 0 && typeof zone.aliasOf === 'string') zone = getTimezone(zone.aliasOf);
+  if (zone !== null && zone.countries.length === 0 && typeof zone.aliasOf === 'string')
+    zone = getTimezone(zone.aliasOf);
   return zone === null || zone.countries.length === 0 ? undefined : zone.countries;
 }

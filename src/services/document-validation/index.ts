@@ -1,14 +1,36 @@
-import type { ServiceDefinition } from '../../server/service-definition.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
+import { springErrorResponses, ValidateRequest, ValidateResponse } from './schemas.js';
+import { validateDocument } from './validate-document.js';
+import { DOCUMENT_VALIDATION, documentValidationContext } from './validation-context.js';
 
-/** Document validation (Doc 3 C). Only `GET /version` so far; the issue that builds this service adds the rest. */
+/** The routes: schemas and one call into validate-document.ts. */
+function documentValidationRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
+  const scope = app.withTypeProvider<TypeBoxTypeProvider>();
+  const context = documentValidationContext(deps);
+  addVersionRoute(app, DOCUMENT_VALIDATION);
+
+  scope.post(
+    '/validate',
+    {
+      schema: {
+        summary: 'Fields, page quality, portrait and security checks of a captured identity document',
+        body: ValidateRequest,
+        response: { 200: ValidateResponse, ...springErrorResponses },
+      },
+    },
+    (request) => validateDocument(context, request.body),
+  );
+}
+
+/** Document validation (Doc 3 C): MRZ fields and check digits, page quality, the printed portrait. */
 export const documentValidationService: ServiceDefinition = {
   name: 'document-validation',
   prefix: '/document-validation',
   description: 'Document validation (Doc 3 C)',
   errorStyle: 'spring',
   jsonAsTextPlain: false,
-  plugin: (app) => {
-    addVersionRoute(app, 'document-validation');
-  },
+  plugin: documentValidationRoutes,
 };

@@ -9,6 +9,8 @@ import { requireAccess } from './authenticated-scope.js';
 import { authenticationFlow } from './authentication.js';
 import { authenticationRoutes } from './authentication-routes.js';
 import { challengeRoutes } from './challenge-routes.js';
+import { deviceContext } from './device-context.js';
+import { deviceRoutes } from './device-routes.js';
 import { enrollmentFlow } from './enrollment.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
 import { registrationCodeThrottle } from './registration-code-throttle.js';
@@ -22,7 +24,7 @@ import { tokenRoutes } from './token-routes.js';
 
 /**
  * Device-bound face enrollment and authentication (Doc 1): the token endpoint, enrollment,
- * authentication, and the QR hand-over of either to the user's phone.
+ * authentication, the QR hand-over of either to the user's phone, and the device-security profile.
  */
 export const onboardingService: ServiceDefinition = {
   name: 'onboarding',
@@ -47,6 +49,7 @@ export const onboardingService: ServiceDefinition = {
     const signer = tokenSigner(signingKeysRepository(deps.store.db), deps.config.tokenTtlSeconds);
     await tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
+    const devices = deviceContext(deps);
     const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
     const sessions = sessionContext(deps, app.log);
     await sessionRoutes(app, deps, sessions, verifyAccess);
@@ -59,6 +62,7 @@ export const onboardingService: ServiceDefinition = {
       enrollmentRoutes(scope, enrollmentFlow(context), deps.envelopeKeys.key('onboarding').publicKeyPem, codeThrottle);
       authenticationRoutes(scope, authenticationFlow(context), codeThrottle);
       challengeRoutes(scope, enrollmentFlow(context), authenticationFlow(context));
+      deviceRoutes(scope, devices);
       done();
     });
   },

@@ -19,7 +19,7 @@ interface SessionRule {
 
 /** The enrollmentToken / authToken of the body must be the one this session's enroll / authenticate issued. */
 const runsSessionFlow =
-  (field: 'enrollmentToken' | 'authToken') =>
+  (field: 'enrollmentToken' | 'reEnrollmentToken' | 'authToken') =>
   (_ctx: SessionContext, session: OnboardingSession, body: unknown): Promise<string | undefined> => {
     const token = textField(body, field);
     const ours =
@@ -42,6 +42,16 @@ const settlesBy =
     const status = numberField(answer, field);
     const to: SessionState = status === 2 ? 'complete' : status === 0 ? 'failed' : 'face-captured';
     return ctx.sessions.advance(session.customer, session.tokenHash, to);
+  };
+
+/** Moves the session by a device check's status: 2 complete (authentication), 0 failed; review (1) leaves it. */
+const settlesDeviceCheck =
+  (field: 'enrollmentStatus' | 'authStatus') => (ctx: SessionContext, session: OnboardingSession, answer: unknown) => {
+    const status = numberField(answer, field);
+    if (status === 0) return ctx.sessions.advance(session.customer, session.tokenHash, 'failed');
+    if (field === 'authStatus' && status === 2)
+      return ctx.sessions.advance(session.customer, session.tokenHash, 'complete');
+    return Promise.resolve();
   };
 
 const advancesTo = (to: SessionState) => (ctx: SessionContext, session: OnboardingSession) =>
@@ -69,6 +79,11 @@ const verifyFace: SessionRule = {
   method: 'authenticate',
   check: runsSessionFlow('authToken'),
   after: settlesBy('authStatus'),
+};
+const checkAuthenticationDevice: SessionRule = {
+  method: 'authenticate',
+  check: runsSessionFlow('authToken'),
+  after: settlesDeviceCheck('authStatus'),
 };
 
 /** Every route a session's credentials open, by route template; any other is refused. */
@@ -103,6 +118,14 @@ const RULES: ReadonlyMap<string, SessionRule> = new Map<string, SessionRule>([
   ['/onboarding/authentication/authenticate', authenticate],
   ['/onboarding/authentication/verifyDevice', verifyDevice],
   ['/onboarding/authentication/verifyFace', verifyFace],
+  // The device-security profile (Doc 1 endpoints 6, 13): the collector post for either method, each check
+  // only for the session's own enrollment or authentication.
+  ['/onboarding/deviceProfile/signals', { method: 'any' }],
+  [
+    '/onboarding/enrollment/deviceProfile/checkDevice',
+    { method: 'enroll', check: runsSessionFlow('reEnrollmentToken'), after: settlesDeviceCheck('enrollmentStatus') },
+  ],
+  ['/onboarding/authentication/deviceProfile/checkDevice', checkAuthenticationDevice],
 ]);
 
 /**

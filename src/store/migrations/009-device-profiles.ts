@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Set by the first checkDevice that used it; a later one is a replay.
     .addColumn('used_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('device_profiles_age').on('device_profiles').columns(['customer', 'created_at']).execute();
+  await db.schema
+    .createIndex('device_profiles_age')
+    .on('device_profiles')
+    .columns(['customer', 'created_at'])
+    .execute();
   await db.schema
     .createTable('device_observations')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())

@@ -145,6 +145,12 @@ export function fakeOnboarding(): FakeOnboarding {
       enrollments.set(key(customer, tokenHash), { ...row, state: 'pending', device });
       return Promise.resolve(true);
     },
+    fail(customer, tokenHash, from) {
+      const row = enrollments.get(key(customer, tokenHash));
+      if (row === undefined || !from.includes(row.state)) return Promise.resolve(false);
+      enrollments.set(key(customer, tokenHash), { ...row, state: 'failed' });
+      return Promise.resolve(true);
+    },
     recordFailedFace(customer, tokenHash, maxAttempts) {
       const row = enrollments.get(key(customer, tokenHash));
       if (row?.state !== 'pending') return Promise.resolve(undefined);
@@ -185,6 +191,12 @@ export function fakeOnboarding(): FakeOnboarding {
       const row = authentications.get(key(customer, tokenHash));
       if (row?.state !== from) return Promise.resolve(false);
       authentications.set(key(customer, tokenHash), { ...row, state: to });
+      return Promise.resolve(true);
+    },
+    stepUpToFace(customer, tokenHash) {
+      const row = authentications.get(key(customer, tokenHash));
+      if (row?.state !== 'device-verified' || row.finalCheck !== 'deviceSecurity') return Promise.resolve(false);
+      authentications.set(key(customer, tokenHash), { ...row, finalCheck: 'verifyFace' });
       return Promise.resolve(true);
     },
     recordFailure(customer, tokenHash, from, maxAttempts) {
