@@ -34,6 +34,11 @@ export default tseslint.config(
     },
   },
   {
+    // The browser apps (web/) are typed against the DOM, in their own project.
+    files: ['web/**/*.ts'],
+    languageOptions: { parserOptions: { project: './web/tsconfig.json' } },
+  },
+  {
     // A test states what it expects with assert and then reads the value: `!` there is the assertion.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -2,10 +2,11 @@
 # System packages the project needs beyond Node and npm (Debian/Ubuntu). Idempotent: installs only what is
 # missing, with apt-get install -y --no-install-recommends; does nothing when everything is there.
 #   fonts-ocr-b  the OCR-B typeface of machine-readable zones: the document tests render MRZs with it
+#   chromium     the browser of the web apps' end-to-end test (test/integration/web-portal-capture.test.ts)
 # Run as root or with sudo available: bash scripts/setup-system.sh
 set -euo pipefail
 
-PACKAGES=(fonts-ocr-b)
+PACKAGES=(fonts-ocr-b chromium)
 
 missing=()
 for package in "${PACKAGES[@]}"; do

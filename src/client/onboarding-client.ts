@@ -67,6 +67,24 @@ export interface FaceLivenessData {
 type Json = Record<string, unknown>;
 
 /** The trigger answer (Doc 1, Session): the QR code's link and image, and the portal's session token. */
+/** Doc 1's device-security result (the flow's status comes beside it). */
+export interface DeviceSecurityAnswer {
+  errorCode: string | null;
+  errorMsg: string | null;
+  responseDetail: {
+    errorCode: string;
+    errorDescription: string;
+    transaction_id: string;
+    userAttributes: Json[];
+    acquiredAttributes: Json[];
+    userAssertionList: Array<{ assertions: Record<string, 'pass' | 'fail'> } & Json>;
+    mbun: string;
+    forwardApiKey: string;
+    policyObligation: boolean;
+    policyDecision: 'approve' | 'review' | 'reject';
+  };
+}
+
 export interface TriggerAnswer {
   status: string;
   sessionCallbackURL: string;
@@ -296,6 +314,33 @@ export class OnboardingClient {
       faceLivenessResults: Json;
       faceMatchResults: Json;
     }>(`${this.authenticationPaths}/verifyFace`, { authToken, faceLivenessData });
+  }
+
+  /**
+   * Posts a device's signals (extension: the collector of `web/shared/device-signals.ts` gathers them in a
+   * browser; wire format version 1) and returns the single-use `apSessionId` for a device check.
+   */
+  deviceSignals(signals: object) {
+    return this.post<{ apSessionId: string; expiresIn: number }>('/onboarding/deviceProfile/signals', signals);
+  }
+
+  /** The enrollment's device-security check (endpoint 6); `reEnrollmentToken` is the enrollmentToken of enroll. */
+  checkEnrollmentDevice(reEnrollmentToken: string, apSessionId: string) {
+    return this.post<DeviceSecurityAnswer & { enrollmentStatus: number }>(
+      '/onboarding/enrollment/deviceProfile/checkDevice',
+      { reEnrollmentToken, apSessionId },
+    );
+  }
+
+  /**
+   * The authentication's device-security check (endpoint 13, after verifyDevice, when `requiredChecks` names
+   * deviceSecurity): authStatus 2 approved, 1 review (send verifyFace next), 0 rejected.
+   */
+  checkAuthenticationDevice(authToken: string, apSessionId: string) {
+    return this.post<DeviceSecurityAnswer & { authStatus: number }>(
+      '/onboarding/authentication/deviceProfile/checkDevice',
+      { authToken, apSessionId },
+    );
   }
 
   /**

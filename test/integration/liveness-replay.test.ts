@@ -16,8 +16,8 @@ import {
   brightnessRamp,
   identical,
   reencoded as reencodedFrames,
-  tinted,
   transformed,
+  type Rgb,
 } from '../helpers/replay-attacks.js';
 
 let app: FastifyInstance;

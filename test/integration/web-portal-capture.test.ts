@@ -22,6 +22,8 @@ import { faceLivenessService } from '../../src/services/face-liveness/index.js';
 import { onboardingService } from '../../src/services/onboarding/index.js';
 import { customersRepository } from '../../src/store/customers.js';
 import { openStore, type Store } from '../../src/store/database.js';
+import { onboardingEventsRepository } from '../../src/store/onboarding-events.js';
+import { onboardingPoliciesRepository } from '../../src/store/onboarding-policies.js';
 import { testApp } from '../helpers/app.js';
 import { simulatedRawCapture } from '../helpers/camera-simulation.js';
 import { closeTestFaceEngine, photoFrame, testFaceEngine, type Person } from '../helpers/faces.js';
@@ -241,7 +243,10 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     assertNoPageErrors();
   });
 
-  it('authentication of the same face on the same device passes', async () => {
+  it('authentication of the same face on the same device passes, device-security check included', async () => {
+    // The customer's policy ends authentications with the device-security check (Doc 1 endpoint 13): the
+    // capture app posts its device signals; a driven browser is at best "review", so the face check follows.
+    await onboardingPoliciesRepository(store.db).set('acme', { finalCheck: 'deviceSecurity' });
     const link = await startCheck('authenticate', 'web-alice');
     const phone = await phonePage();
     await openOnPhone(phone, link);
@@ -255,6 +260,11 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     await screenshot(portal, '08-portal-authenticated');
     await phone.close();
     assertNoPageErrors();
+    // The device check ran on the posted signals and saw the automation: review, then the face passed.
+    const events = await onboardingEventsRepository(store.db).list('acme', 'web-alice');
+    const deviceCheck = events.find((e) => e.event === 'checkDevice');
+    assert.match(deviceCheck?.detail ?? '', /^review/, JSON.stringify(deviceCheck));
+    await onboardingPoliciesRepository(store.db).set('acme', { finalCheck: 'verifyFace' });
   });
 
   it('a replayed session link is refused', async () => {

@@ -6,6 +6,7 @@
  */
 import { challengeColourSchedule, type LivenessChallenge } from '../../src/client/liveness-challenge.js';
 import { ApiCallError } from '../shared/api.js';
+import { collectDeviceSignals, startInteractionTracking, submitDeviceSignals } from '../shared/device-signals.js';
 import { toBase64 } from '../shared/bytes.js';
 import { element, fieldValue, showOnly } from '../shared/dom.js';
 import { Camera, type CapturedFrame } from './camera.js';
@@ -109,7 +110,6 @@ async function start(): Promise<void> {
   element('phone', HTMLInputElement).required = enrolling;
   setStep('session');
   showOnly(sections, 'session');
-  // Device signals (endpoints 6 and 13): web/shared/device-signals.ts, when it lands, is collected here.
   const form = element('start-form', HTMLFormElement);
   form.addEventListener(
     'submit',
@@ -129,8 +129,16 @@ async function start(): Promise<void> {
 
 async function enroll(api: SessionApi, session: ValidatedSession, phoneNumber: string, key: CryptoKey) {
   const device = await deviceIdentity();
-  const token = await api.enroll({ username: session.userName, email: session.email, phoneNumber });
+  const { enrollmentToken: token, requiredChecks } = await api.enroll({
+    username: session.userName,
+    email: session.email,
+    phoneNumber,
+  });
   await api.addDevice(token, device.deviceId, await publicKeyPem(device));
+  if (requiredChecks.some((check) => DEVICE_CHECKS.has(check))) {
+    const { enrollmentStatus } = await api.checkEnrollmentDevice(token, await deviceSession(api));
+    if (enrollmentStatus === 0) return done('Enrollment refused', 'This device did not pass the security check.', 'failed');
+  }
   for (;;) {
     const sample = await captureSample(api, () => api.enrollmentChallenge(token), session.userName, key);
     const answer = await api.addFace(token, sample);
@@ -156,8 +164,14 @@ async function authenticate(api: SessionApi, session: ValidatedSession, key: Cry
       `${session.userName} has not enrolled with this phone: use the phone you enrolled with.`,
       'failed',
     );
-  const authToken = await api.authenticate(enrolment.registrationCode, device.deviceId);
+  const { authToken, requiredChecks } = await api.authenticate(enrolment.registrationCode, device.deviceId);
   await api.verifyDevice(authToken, device.deviceId, await signAuthToken(device, authToken));
+  // The customer's policy may end with the device-security check: approved ends it, review asks for the face.
+  if (requiredChecks.some((check) => DEVICE_CHECKS.has(check))) {
+    const { authStatus } = await api.checkAuthenticationDevice(authToken, await deviceSession(api));
+    if (authStatus === 2) return done('Identity confirmed', `${session.customerName} knows it is you.`);
+    if (authStatus === 0) return done('Not confirmed', 'This device did not pass the security check.', 'failed');
+  }
   for (;;) {
     const sample = await captureSample(api, () => api.authenticationChallenge(authToken), session.userName, key);
     const answer = await api.verifyFace(authToken, sample);
@@ -170,6 +184,15 @@ async function authenticate(api: SessionApi, session: ValidatedSession, key: Cry
     if (answer.authStatus === 0) return done('Not confirmed', why, 'failed');
     await retry('Not confirmed yet', why);
   }
+}
+
+/** The names `requiredChecks` gives the device-security check (Doc 1 endpoints 6 and 13). */
+const DEVICE_CHECKS = new Set(['deviceSecurity', 'checkDevice']);
+
+/** Collects this browser's device signals and posts them (endpoint 6's collector): their `apSessionId`. */
+async function deviceSession(api: SessionApi): Promise<string> {
+  const signals = await collectDeviceSignals({ geolocation: false });
+  return (await submitDeviceSignals(location.origin, api.credentials, signals)).apSessionId;
 }
 
 function done(title: string, text: string, step = 'done'): void {
@@ -301,4 +324,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+// From the first moment: the device signals tell a pointer that moved to a button from one that appeared on it.
+startInteractionTracking();
 void start();

@@ -77,12 +77,17 @@ export class SessionApi {
     this.headers = { apikey: apiKey, authorization: `Bearer ${accessToken}` };
   }
 
+  /** The session's credentials, for the device-signals post (web/shared/device-signals.ts). */
+  get credentials(): Readonly<Record<string, string>> {
+    return this.headers;
+  }
+
   /** Starts the enrollment of the session's user (endpoint 3). */
-  async enroll(user: { username: string; email: string; phoneNumber: string }): Promise<string> {
-    const answer = await postJson(`${this.host}/onboarding/enrollment/enroll`, this.headers, user, {
+  enroll(user: { username: string; email: string; phoneNumber: string }) {
+    return postJson(`${this.host}/onboarding/enrollment/enroll`, this.headers, user, {
       enrollmentToken: 'string',
+      requiredChecks: 'string-array',
     });
-    return answer.enrollmentToken;
   }
 
   /** Binds this browser's device key (endpoint 4). */
@@ -110,15 +115,14 @@ export class SessionApi {
     );
   }
 
-  /** Starts the authentication (endpoint 10, QR-flow path). */
-  async authenticate(registrationCode: string, deviceId: string): Promise<string> {
-    const answer = await postJson(
+  /** Starts the authentication (endpoint 10, QR-flow path); `requiredChecks` names the final check. */
+  authenticate(registrationCode: string, deviceId: string) {
+    return postJson(
       `${this.host}/authenticate`,
       this.headers,
       { registrationCode, deviceId },
-      { authToken: 'string' },
+      { authToken: 'string', requiredChecks: 'string-array' },
     );
-    return answer.authToken;
   }
 
   /** The device's signature over the authToken (endpoint 11). */
@@ -127,6 +131,32 @@ export class SessionApi {
       `${this.host}/verifyDevice`,
       this.headers,
       { authToken, signature, deviceId },
+      { authStatus: 'number' },
+    );
+  }
+
+  /**
+   * The device-security check of the enrollment (endpoint 6) on the collected signals' `apSessionId`:
+   * enrollmentStatus 0 rejected, else the enrollment goes on.
+   */
+  checkEnrollmentDevice(reEnrollmentToken: string, apSessionId: string) {
+    return postJson(
+      `${this.host}/onboarding/enrollment/deviceProfile/checkDevice`,
+      this.headers,
+      { reEnrollmentToken, apSessionId },
+      { enrollmentStatus: 'number' },
+    );
+  }
+
+  /**
+   * The device-security check of the authentication (endpoint 13): authStatus 2 approved (authenticated),
+   * 1 review (the face check follows), 0 rejected.
+   */
+  checkAuthenticationDevice(authToken: string, apSessionId: string) {
+    return postJson(
+      `${this.host}/onboarding/authentication/deviceProfile/checkDevice`,
+      this.headers,
+      { authToken, apSessionId },
       { authStatus: 'number' },
     );
   }

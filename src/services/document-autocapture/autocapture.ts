@@ -27,7 +27,8 @@ interface FrameOutcome {
  * as read). The first such frame is `capturedImageIndex`.
  *
  * @example
- * const { results } = await autocaptureDocument(context, { workflow: { documentType: 'PASSPORT' }, images: [{ data }] });
+ * const body = { workflow: { documentType: 'PASSPORT' }, images: [{ data }] };
+ * const { results } = await autocaptureDocument(context, body);
  * results.imageResults[0].feedback; // 'DOCUMENT_FOUND'
  * @throws {ApiError} 400 -3 without images, -6 for a bad workflow or too many images, -7/-8 for bad images
  */

@@ -59,7 +59,7 @@ function documentAutocaptureRoutes(app: FastifyInstance, deps: ServiceDependenci
         response: { 200: CaptureParametersResponse, ...errorResponses },
       },
     },
-    async (request) => minimumResolution(documentKind(request.body.workflow)),
+    (request) => minimumResolution(documentKind(request.body.workflow)),
   );
 
   scope.post(
@@ -71,7 +71,7 @@ function documentAutocaptureRoutes(app: FastifyInstance, deps: ServiceDependenci
         response: { 200: CaptureRegionResponse, ...errorResponses },
       },
     },
-    async (request) => captureRegion(documentKind(request.body.workflow), request.body.captureResolution),
+    (request) => captureRegion(documentKind(request.body.workflow), request.body.captureResolution),
   );
 }
 

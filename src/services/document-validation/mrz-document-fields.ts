@@ -1,4 +1,4 @@
-import type { MrzDateField, MrzField, MrzParseResult } from '../../engines/document/mrz/mrz-types.js';
+import type { MrzDateField, MrzField, MrzFields, MrzParseResult } from '../../engines/document/mrz/mrz-types.js';
 import type { DateValue, DocumentFields, MrzAnalysis } from './schemas.js';
 
 /**
@@ -32,14 +32,16 @@ export function mrzDocumentFields(mrz: MrzParseResult): DocumentFields {
  * The parser's verdict on an MRZ for the response's `mrz` extension: check digits and confidences.
  *
  * @example
- * mrzAnalysis(repairMrz(lines), 0).checkDigits[0]; // { name: 'documentNumber', printed: '6', expected: 6, valid: true }
+ * mrzAnalysis(repairMrz(lines), 0).checkDigits[0];
+ * // { name: 'documentNumber', printed: '6', expected: 6, valid: true }
  */
 export function mrzAnalysis(
   mrz: MrzParseResult & { readonly changes?: readonly unknown[] },
   pageIndex: number,
 ): MrzAnalysis {
   const fieldConfidence: Record<string, number> = {};
-  for (const [name, field] of Object.entries(mrz.fields)) {
+  for (const name of Object.keys(mrz.fields) as (keyof MrzFields)[]) {
+    const field = mrz.fields[name];
     if (field !== null) fieldConfidence[name] = field.confidence;
   }
   return {

@@ -76,7 +76,7 @@ export function fieldConfidence(
   let confidence = checks.length === 0 ? UNVERIFIED : verified ? VERIFIED : FAILED;
   if (!shapeValid) confidence *= WRONG_SHAPE;
   // One check digit in ten passes by chance; the failing composite says some error got past.
-
+  if (verified && compositeFails) confidence *= BLIND_CONFUSION;
 
   if (verified) {
     for (const s of segments) {

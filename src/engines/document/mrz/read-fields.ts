@@ -106,7 +106,7 @@ export function readMrzFields(
   const boundaryUnsure = (name: MrzFieldName) => numberFailed && name === 'optionalData1' && tailSegments.length > 0;
   const boundaryBlind = (name: MrzFieldName) =>
     (name === 'optionalData1' || name === 'documentNumber') &&
-    false;
+    (segmentText(lines, tailSegments).includes('K') || tailRepaired);
   const finish = (f: RawField): MrzField | MrzDateField => {
     const checks = checksOf(f.segments);
     const own = checks.filter((name) => name !== 'composite');
