@@ -484,7 +484,8 @@ export async function simulatedCapture(
  * encoded): what a camera's video file holds (the browser tests' fake camera, test/integration/web-*.test.ts).
  *
  * @example
- * const { width, height, frames } = await simulatedRawCapture(testFaceEngine(), await photoFrame('anna'), { count: 10 });
+ * const video = await simulatedRawCapture(testFaceEngine(), await photoFrame('anna'), { count: 10 });
+ * video.frames[0].length; // video.width * video.height * 3
  */
 export async function simulatedRawCapture(
   engine: FaceEngine,

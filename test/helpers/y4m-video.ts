@@ -5,8 +5,8 @@ import { writeFile } from 'node:fs/promises';
  * of raw RGB frames: 4:2:0 planes, BT.601 limited range (what a camera's video is), `fps` frames a second.
  *
  * @example
- * const { width, height, frames } = await simulatedRawCapture(testFaceEngine(), await photoFrame('anna'), { count: 10 });
- * await writeY4m('/tmp/anna.y4m', { width, height, frames }, 5);
+ * const video = await simulatedRawCapture(testFaceEngine(), await photoFrame('anna'), { count: 10 });
+ * await writeY4m('/tmp/anna.y4m', video, 5);
  */
 export async function writeY4m(
   path: string,

@@ -123,7 +123,9 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     if ((await step(portal, ['trigger', 'complete', 'failed', 'face-captured'])) !== 'trigger')
       await portal.getByRole('button', { name: 'New check' }).click();
     await step(portal, ['trigger']);
-    await portal.getByLabel(method === 'enroll' ? 'Enrollment of a new user' : 'Authentication of an enrolled user').check();
+    await portal
+      .getByLabel(method === 'enroll' ? 'Enrollment of a new user' : 'Authentication of an enrolled user')
+      .check();
     await portal.getByLabel('Username', { exact: true }).fill(username);
     if (method === 'enroll') await portal.getByLabel('E-mail', { exact: true }).fill(`${username}@example.com`);
     await portal.getByRole('button', { name: 'Show the QR code' }).click();

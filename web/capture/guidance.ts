@@ -24,7 +24,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
  * this app does not know are shown as they are.
  *
  * @example
- * guidanceMessages(['FACE_TOO_FAR', 'INSUFFICIENT_LIGHTING']); // ['Move closer to the camera.', 'Find more light: ...']
+ * guidanceMessages(['FACE_TOO_FAR', 'INSUFFICIENT_LIGHTING']);
+ * // ['Move closer to the camera.', 'Find more light: face a window or a lamp.']
  */
 export function guidanceMessages(feedback: readonly string[]): string[] {
   return feedback.map((code) => MESSAGES[code] ?? code.toLowerCase().replace(/_/g, ' '));

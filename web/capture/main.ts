@@ -137,7 +137,8 @@ async function enroll(api: SessionApi, session: ValidatedSession, phoneNumber: s
   await api.addDevice(token, device.deviceId, await publicKeyPem(device));
   if (requiredChecks.some((check) => DEVICE_CHECKS.has(check))) {
     const { enrollmentStatus } = await api.checkEnrollmentDevice(token, await deviceSession(api));
-    if (enrollmentStatus === 0) return done('Enrollment refused', 'This device did not pass the security check.', 'failed');
+    if (enrollmentStatus === 0)
+      return done('Enrollment refused', 'This device did not pass the security check.', 'failed');
   }
   for (;;) {
     const sample = await captureSample(api, () => api.enrollmentChallenge(token), session.userName, key);

@@ -34,7 +34,8 @@ export async function openSessionData(url: string, publicKey: CryptoKey): Promis
   } catch {
     throw new SessionDataError('the session link is not a URL');
   }
-  if (data === null || data === '') throw new SessionDataError('the link has no data parameter: scan the QR code again');
+  if (data === null || data === '')
+    throw new SessionDataError('the link has no data parameter: scan the QR code again');
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(data)) throw new SessionDataError('the session data is not base64url');
   const jwk = await crypto.subtle.exportKey('jwk', publicKey);
   if (jwk.n === undefined || jwk.e === undefined) throw new SessionDataError('the public key is not an RSA key');

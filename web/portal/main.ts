@@ -53,9 +53,10 @@ function loadCredentials(): Credentials | undefined {
   try {
     const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
     if (typeof stored !== 'object' || stored === null) return undefined;
-    const [customer, apiKey, token, expiresAt] = ['customer', 'apiKey', 'token', 'expiresAt'].map((field) =>
-      Reflect.get(stored, field),
-    );
+    const customer: unknown = Reflect.get(stored, 'customer');
+    const apiKey: unknown = Reflect.get(stored, 'apiKey');
+    const token: unknown = Reflect.get(stored, 'token');
+    const expiresAt: unknown = Reflect.get(stored, 'expiresAt');
     if (typeof customer !== 'string' || typeof apiKey !== 'string' || typeof token !== 'string') return undefined;
     if (typeof expiresAt !== 'number' || expiresAt <= Date.now()) return undefined;
     return { customer, apiKey, token, expiresAt };
@@ -166,11 +167,16 @@ async function follow(check: Check, notify: boolean): Promise<void> {
   const poll = async () => {
     polling = undefined;
     try {
-      const status = await postJson('/b2c/proxy/sessionStatus', headers(), { sessionToken: session.sessionToken }, {
-        state: 'string',
-        matchCode: 'nullable-string',
-        expiresAt: 'string',
-      });
+      const status = await postJson(
+        '/b2c/proxy/sessionStatus',
+        headers(),
+        { sessionToken: session.sessionToken },
+        {
+          state: 'string',
+          matchCode: 'nullable-string',
+          expiresAt: 'string',
+        },
+      );
       const expiresAt = Date.parse(status.expiresAt);
       lifetimeMs ??= expiresAt - Date.now();
       element('session-state', HTMLElement).textContent = STATES[status.state] ?? status.state;
@@ -226,7 +232,8 @@ function setUp(): void {
     emailField.hidden = !enrolling;
     email.required = enrolling;
   };
-  for (const radio of triggerForm.querySelectorAll('input[name="method"]')) radio.addEventListener('change', methodChanged);
+  for (const radio of triggerForm.querySelectorAll('input[name="method"]'))
+    radio.addEventListener('change', methodChanged);
   triggerForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const error = element('trigger-error', HTMLElement);

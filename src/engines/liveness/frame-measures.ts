@@ -61,7 +61,7 @@ export function faceFrameMeasures(
     meanRgb: channelMeans(crop),
     interEyePixels: Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]),
     framingSides: framingSides(frame.framing, image.width, face.box),
-    window: faceWindow(frame.luma, face.box),
+    window: faceWindow(frame.luma, face.box, image),
   };
 }
 

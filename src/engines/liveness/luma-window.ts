@@ -1,3 +1,4 @@
+import type { RgbImage } from '../face/raster.js';
 import type { LumaPlane } from './luma.js';
 
 /**
@@ -27,20 +28,37 @@ export const SCENE_PLANE_MAX_SIDE = 160;
 /**
  * The native-resolution luma of the middle of a face: a square of 0.7 box widths (at most
  * FACE_WINDOW_MAX_SIDE) centred on the box, clipped to the frame. Native resolution keeps the sensor
- * noise the temporal-noise signal reads: any resampling would average it away.
+ * noise the temporal-noise signal reads: any resampling would average it away. With the frame's RGB,
+ * a pixel with any channel clipped (≥ 252 or ≤ 3) is set to white or black, so the noise measures
+ * leave it out: a clipped channel follows neither noise nor brightness.
  *
  * @example
- * const window = faceWindow(lumaPlane(image), face.box); // 128×128 for a face 200 px wide
+ * const window = faceWindow(lumaPlane(image), face.box, image); // 128×128 for a face 200 px wide
  */
-export function faceWindow(luma: LumaPlane, box: readonly [number, number, number, number]): LumaWindow {
+export function faceWindow(
+  luma: LumaPlane,
+  box: readonly [number, number, number, number],
+  rgb?: RgbImage,
+): LumaWindow {
   const side = Math.max(8, Math.min(FACE_WINDOW_MAX_SIDE, Math.round(box[2] * FACE_WINDOW_SHARE)));
   const left = clamp(Math.round(box[0] + box[2] / 2 - side / 2), 0, luma.width - side);
   const top = clamp(Math.round(box[1] + box[3] / 2 - side / 2), 0, luma.height - side);
   const width = Math.min(side, luma.width);
   const height = Math.min(side, luma.height);
   const data = new Float32Array(width * height);
-  for (let y = 0; y < height; y++)
-    data.set(luma.data.subarray((top + y) * luma.width + left, (top + y) * luma.width + left + width), y * width);
+  for (let y = 0; y < height; y++) {
+    const row = (top + y) * luma.width + left;
+    data.set(luma.data.subarray(row, row + width), y * width);
+    if (rgb === undefined) continue;
+    for (let x = 0; x < width; x++) {
+      const p = (row + x) * 3;
+      const r = rgb.data[p] ?? 0;
+      const g = rgb.data[p + 1] ?? 0;
+      const b = rgb.data[p + 2] ?? 0;
+      if (r >= 252 || g >= 252 || b >= 252) data[y * width + x] = 255;
+      else if (r <= 3 || g <= 3 || b <= 3) data[y * width + x] = 0;
+    }
+  }
   return { data, width, height, left, top, scale: 1 };
 }
 

@@ -1,7 +1,7 @@
 import { randomSecret, sha256Hex } from '../../crypto/secret-hash.js';
+import type { DeviceSignals } from '../../engines/device/device-signals.js';
 import { normalizeIp } from '../../engines/device/ip-address.js';
 import type { DeviceContext } from './device-context.js';
-import type { DeviceSignalsBody } from './device-schemas.js';
 
 /** Collected signals (and the address they came from) are kept this long at most, used or not. */
 export const PROFILE_RETENTION_MS = 86_400_000;
@@ -18,7 +18,7 @@ export const PROFILE_RETENTION_MS = 86_400_000;
 export async function collectSignals(
   ctx: DeviceContext,
   customer: string,
-  signals: DeviceSignalsBody,
+  signals: DeviceSignals,
   sourceAddress: string,
 ): Promise<{ apSessionId: string; expiresIn: number }> {
   const now = ctx.now();

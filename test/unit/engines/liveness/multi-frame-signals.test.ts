@@ -98,6 +98,16 @@ describe('luma windows', () => {
     assert.equal(edge.top + edge.height, 100);
   });
 
+  it('marks pixels with a clipped colour channel white or black, so the noise measures leave them out', () => {
+    const luma = { data: new Float32Array(100 * 100).fill(120), width: 100, height: 100 };
+    const rgb = { data: new Uint8Array(100 * 100 * 3).fill(120), width: 100, height: 100 };
+    rgb.data[(50 * 100 + 50) * 3] = 255; // red clipped in a skin highlight, luma still mid-grey
+    rgb.data[(50 * 100 + 51) * 3 + 2] = 0;
+    const w = faceWindow(luma, [10, 10, 80, 80], rgb);
+    const at = (x: number, y: number) => w.data[(y - w.top) * w.width + (x - w.left)];
+    assert.deepEqual([at(50, 50), at(51, 50), at(52, 50)], [255, 0, 120]);
+  });
+
   it('reduces the whole frame by a whole factor, each pixel the mean of the frame pixels it covers', () => {
     const luma = { data: Float32Array.from({ length: 480 * 640 }, (_, i) => i % 480), width: 480, height: 640 };
     const plane = scenePlane(luma);
