@@ -280,6 +280,43 @@ describe('web portal and capture app in headless Chromium', { timeout: 240_000 }
     assertNoPageErrors(/status of 409/);
   });
 
+  it('portal: renews the QR code before it expires while nobody opened it', async () => {
+    // The same store on a server whose sessions live 8 s: renewed with under a quarter (2 s) left.
+    const shortLived = await testApp(
+      { VERIPORT_AUTH: 'required', VERIPORT_SESSION_TTL_SECONDS: '8' },
+      { store, services: [onboardingService], faceEngine: testFaceEngine() },
+    );
+    try {
+      await shortLived.listen({ port: 0, host: '127.0.0.1' });
+      const address = shortLived.server.address();
+      assert.ok(address !== null && typeof address === 'object');
+      const page = watch(await context!.newPage());
+      await page.goto(`http://127.0.0.1:${address.port}/portal`);
+      await page.getByLabel('Customer').fill(operator.customer);
+      await page.getByLabel('Client ID').fill(operator.clientId);
+      await page.getByLabel('Client secret').fill(operator.clientSecret);
+      await page.getByLabel('API key').fill(operator.apiKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await step(page, ['trigger']);
+      await page.getByLabel('Username', { exact: true }).fill('web-renewed');
+      await page.getByLabel('E-mail', { exact: true }).fill('web-renewed@example.com');
+      await page.getByRole('button', { name: 'Show the QR code' }).click();
+      await step(page, ['created']);
+      const first = await page.locator('#qr').getAttribute('src');
+      await page.waitForFunction(
+        `document.querySelector('#qr').getAttribute('src') !== ${JSON.stringify(first)}`,
+        undefined,
+        { timeout: 15_000 },
+      );
+      // Renewed, not expired: the portal still waits for the phone, now with the new session.
+      assert.equal(await page.locator('body').getAttribute('data-step'), 'created');
+      await page.close();
+      assertNoPageErrors();
+    } finally {
+      await shortLived.close();
+    }
+  });
+
   it('another face on the enrolled device is not confirmed', async () => {
     await context?.close();
     // The same browser profile (its device key and registration code), the camera now showing someone else.

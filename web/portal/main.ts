@@ -183,6 +183,8 @@ async function follow(check: Check, notify: boolean): Promise<void> {
       element('match-code', HTMLElement).textContent = status.matchCode ?? '—';
       element('expires', HTMLElement).textContent = new Date(expiresAt).toLocaleTimeString();
       setStep(status.state);
+      // Once a phone has it, the code is of no more use to anyone.
+      qr.hidden = element('qr-hint', HTMLElement).hidden = status.state !== 'created';
       if (ENDED.has(status.state)) return ended(check, status.state, outcome);
       // Nobody opened it yet: a new QR code before this one expires (the trigger supersedes the old one).
       if (status.state === 'created' && expiresAt - Date.now() < Math.min(RENEW_BEFORE_MS, lifetimeMs / 4)) {
