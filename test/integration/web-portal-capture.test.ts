@@ -5,7 +5,8 @@
  * noise and hand-held motion, camera-simulation.ts) validates the session, takes live guidance, captures the
  * challenge's frames, seals them with WebCrypto and enrolls with a non-extractable device key in IndexedDB.
  * Then an authentication of the same face on the same device passes, the used link is refused, and another
- * face on the same device is not confirmed. Screenshots of each step go to reports/web/ (README).
+ * face on the same device is not confirmed. Screenshots of each step go to a temporary directory, or to
+ * VERIPORT_SCREENSHOTS_DIR (the README's come from `VERIPORT_SCREENSHOTS_DIR=reports/web`), so a test run leaves no diff.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -30,7 +31,7 @@ import { closeTestFaceEngine, photoFrame, testFaceEngine, type Person } from '..
 import { writeY4m } from '../helpers/y4m-video.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'reports', 'web');
+const SCREENSHOTS = process.env.VERIPORT_SCREENSHOTS_DIR ?? join(tmpdir(), 'veriport-web-screenshots');
 /** Frames of the fake camera's loop, and its rate: the capture app takes 5 distinct consecutive frames. */
 const VIDEO_FRAMES = 10;
 const VIDEO_FPS = 5;
