@@ -72,7 +72,7 @@ export async function benchFace(rounds = 5, detector = detectorOption(undefined)
     let imagesPerSecond: number;
     try {
       await pool.warm();
-      // One analysis per worker first: onnxruntime's first run of a session allocates and plans, which is start-up, not throughput.
+      // One analysis per worker first: onnxruntime's first run allocates and plans (start-up, not throughput).
       await Promise.all(images.slice(0, workers).map((image) => pool.analyze(image, embeddings)));
       const batch = Array.from({ length: 4 * rounds }, () => images).flat();
       const started = performance.now();

@@ -6,7 +6,7 @@
  * challenge's frames, seals them with WebCrypto and enrolls with a non-extractable device key in IndexedDB.
  * Then an authentication of the same face on the same device passes, the used link is refused, and another
  * face on the same device is not confirmed. Screenshots of each step go to a temporary directory, or to
- * VERIPORT_SCREENSHOTS_DIR (the README's come from `VERIPORT_SCREENSHOTS_DIR=reports/web`), so a test run leaves no diff.
+ * VERIPORT_SCREENSHOTS_DIR (the README's come from `VERIPORT_SCREENSHOTS_DIR=reports/web`): a run leaves no diff.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -258,8 +258,10 @@ export function automationTraces(): string[] {
   const traces: string[] = [];
   try {
     if (Object.getOwnPropertyNames(navigator).length > 0) traces.push('navigator-own-properties');
-    const getter = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver')?.get;
-    if (getter !== undefined && !Function.prototype.toString.call(getter).includes('[native code]'))
+    const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver');
+    // Read as a value: the getter is only printed, never called.
+    const getter: unknown = descriptor === undefined ? undefined : Reflect.get(descriptor, 'get');
+    if (typeof getter === 'function' && !Function.prototype.toString.call(getter).includes('[native code]'))
       traces.push('webdriver-getter-patched');
   } catch {
     traces.push('navigator-unreadable');
