@@ -31,10 +31,11 @@ const SMOOTH_SHARE = 0.5;
  */
 export const MIN_FLOOR = 0.5;
 /**
- * The noise a camera frame must show above its floor: the signal fails below margin × floor. Between
- * the replays' highest noise/floor and the simulated cameras' lowest (npm run eval -- liveness-attacks).
+ * The noise a camera frame must show above its floor: the signal fails below margin × floor. Set
+ * between the replays' highest noise/floor (1.14: a brightness ramp tinted for charlie) and the
+ * simulated cameras' lowest (1.22), npm run eval -- liveness-attacks (reports/liveness-attacks.md).
  */
-export const NOISE_MARGIN = 1.05;
+export const NOISE_MARGIN = 1.15;
 
 /**
  * The per-frame temporal noise of a registered pair: standard deviation in luma levels (0..255), read
@@ -60,7 +61,11 @@ export function bandNoise(reference: LumaWindow, registration: Registration): nu
 export function reencodingFloor(window: LumaWindow, table: Uint16Array | undefined): number {
   if (table === undefined) return MIN_FLOOR;
   const again = requantised(window, table);
-  const change = Float32Array.from(again, (v, i) => v - (window.data[i] ?? 0));
+  // Clipped pixels (marked white or black in the window) are left out, as in the noise itself.
+  const change = Float32Array.from(again, (v, i) => {
+    const level = window.data[i] ?? 0;
+    return level <= 3 || level >= 252 ? Number.NaN : v - level;
+  });
   return Math.max(MIN_FLOOR, bandDeviation(window, change) ?? 0);
 }
 
