@@ -23,13 +23,23 @@ const MESH_CROP_SIZE = 192;
  * @example
  * interEyeDistance(frontal); // 24.6: the 24.6 px between its eyes in the image
  * interEyeDistance(turned); // 20.6 for a head turned 0.56 rad, 14.9 px between its eyes in the image
- * @throws {RangeError} when the mesh lacks an eye point
+ *
+ * A mesh without the eye contour points (not one of the detector's 468-point meshes: hand-built faces) has no
+ * depth to read: the distance between the `keyPoints` eye centres in the image is taken, which never overstates.
  */
-export function interEyeDistance(face: Pick<FaceObservation, 'box' | 'mesh'>): number {
+export function interEyeDistance(face: Pick<FaceObservation, 'box' | 'mesh' | 'keyPoints'>): number {
+  if (!hasEyeContours(face.mesh)) {
+    const { leftEye, rightEye } = face.keyPoints;
+    return Math.hypot(leftEye[0] - rightEye[0], leftEye[1] - rightEye[1]);
+  }
   const zScale = Math.max(face.box[2], face.box[3]) / MESH_CROP_SIZE;
   const right = centre(face.mesh, RIGHT_EYE);
   const left = centre(face.mesh, LEFT_EYE);
   return Math.hypot(left[0] - right[0], left[1] - right[1], (left[2] - right[2]) * zScale);
+}
+
+function hasEyeContours(mesh: FaceObservation['mesh']): boolean {
+  return [...RIGHT_EYE, ...LEFT_EYE].every((i) => mesh[i] !== undefined);
 }
 
 function centre(mesh: FaceObservation['mesh'], indices: readonly number[]): [number, number, number] {

@@ -146,6 +146,12 @@ describe('the subject rule: the dominant face', () => {
     const clipped = selectSubjectFace([{ ...turned, box: [0, 202, 40, 76] as const }], IMAGE);
     assert.ok(clipped.ok && Math.abs(clipped.interEyePixels - 20) < 1e-9);
   });
+
+  it('reads the key points in the image when the mesh has no eye contours (a hand-built face), never throws', () => {
+    const partial = { ...face({ width: 76, eyeGap: 24 }), mesh: [[0, 0, 0] as const] };
+    const subject = selectSubjectFace([partial], IMAGE);
+    assert.ok(subject.ok && Math.abs(subject.interEyePixels - 24) < 1e-9);
+  });
 });
 
 describe('the dominant face of face analysis', () => {
