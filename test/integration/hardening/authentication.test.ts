@@ -99,10 +99,23 @@ function call(
 function assertUnauthorized(response: LightMyRequestResponse, what: string, secrets: readonly string[]): void {
   assert.equal(response.statusCode, 401, `${what}: ${response.body}`);
   assert.equal(response.headers['www-authenticate'], 'Bearer', what);
+  const reason = unauthorizedReason(response, what);
+  assert.match(reason, /^unauthorized: /, what);
+  for (const secret of secrets) assert.ok(!reason.includes(secret), `${what}: a secret in the reason`);
+}
+
+/** A 401's reason in its service's error shape: Doc 3 C's Spring-style body for document validation, else coded. */
+function unauthorizedReason(response: LightMyRequestResponse, what: string): string {
+  const body = response.json<Record<string, unknown>>();
+  if (typeof body.path === 'string' && body.path.startsWith('/document-validation/')) {
+    assert.equal(body.status, 401, what);
+    assert.equal(body.error, 'Unauthorized', what);
+    assert.ok(typeof body.message === 'string', what);
+    return body.message;
+  }
   const error = codedError(response);
   assert.equal(error.code, 401, what);
-  assert.match(error.description, /^unauthorized: /, what);
-  for (const secret of secrets) assert.ok(!error.description.includes(secret), `${what}: a secret in the reason`);
+  return error.description;
 }
 
 describe('authentication of the biometric services (VERIPORT_AUTH=required)', () => {
