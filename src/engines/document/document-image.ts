@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import { ImageDecodeError } from '../face/image-decoding.js';
+import { decodeImage } from '../face/image-decoding.js';
 import type { RgbImage } from './gray-image.js';
 
 /** Limits of document decoding. */
@@ -26,28 +25,6 @@ export async function decodeDocumentImage(
   bytes: Uint8Array,
   options: DocumentDecodeOptions = DEFAULT_DOCUMENT_DECODE,
 ): Promise<RgbImage> {
-  try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: options.maxInputPixels, failOn: 'error' })
-      .autoOrient()
-      .resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3)
-      throw new ImageDecodeError(`expected 3 colour channels after decoding, got ${info.channels}`);
-    return {
-      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-      width: info.width,
-      height: info.height,
-    };
-  } catch (error) {
-    if (error instanceof ImageDecodeError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImageDecodeError(
-      /pixel limit/i.test(reason)
-        ? `image is larger than ${options.maxInputPixels} pixels`
-        : 'data is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF)',
-    );
-  }
+  // The face engine's decoder: the same formats, orientation, pixel limit and error reasons.
+  return decodeImage(bytes, options);
 }
