@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- soak [--minutes 10]`: memory of a `veriport serve` process under saturation. The
  * server runs as a child process (in-memory store, face workers = cores); 2 × cores closed-loop
- * clients send a mix of compare (40%), face-liveness checkLiveness (20%), face-analysis analyzeImage
+ * clients send a mix of compare (40%), face-liveness checkLiveness (20%: 3-frame foxtrot4 sequences of a
+ * simulated phone camera, decided LIVE), face-analysis analyzeImage
  * (30%) and malformed requests (10%) for the whole time, and the server's RSS (all threads, from
  * /proc) and main-thread heap (from /metrics) are sampled every 10 s. Writes the curve and the
  * verdict to reports/bench-soak.{md,json,svg}.
@@ -16,7 +17,9 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { DEFAULT_PROFILE_XML } from '../src/services/face-analysis/default-profiles.js';
-import { selfieFrame } from '../test/helpers/faces.js';
+import { FaceEngine } from '../src/engines/face/face-engine.js';
+import { simulatedCapture } from '../test/helpers/camera-simulation.js';
+import { photoFrame } from '../test/helpers/faces.js';
 import { startServer } from '../test/helpers/process.js';
 import { compareRequests } from './compare.js';
 import { benchPhotos } from './face-photos.js';
@@ -46,6 +49,8 @@ export interface SoakResult {
   readonly machine: string;
   readonly minutes: number;
   readonly concurrency: number;
+  /** The server's decision on each of the liveness sequences, asked once before the load. */
+  readonly livenessDecisions: readonly string[];
   /** Answers per request kind, by status. */
   readonly statuses: Record<string, Record<string, number>>;
   /** Answers of an unexpected status (a 5xx, a 2xx to a malformed request, a failed connection). */
@@ -100,24 +105,38 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/**
+ * Three foxtrot sequences a live user's phone would send: simulated captures (test/helpers/camera-simulation.ts:
+ * fresh sensor noise per frame, hand shake with parallax, a blink) of each packaged person in their own
+ * surroundings, which the server decides LIVE. Shifted copies of one still would be refused as the replays
+ * they are, and the soak would not exercise the live path. The meshes come from a one-worker face engine here.
+ */
+export async function livenessCaptures(): Promise<Buffer[][]> {
+  const engine = FaceEngine.start({ workers: 1 });
+  try {
+    const people = ['anna', 'bella', 'carla'] as const;
+    const captures: Buffer[][] = [];
+    for (const [i, person] of people.entries())
+      captures.push(await simulatedCapture(engine, await photoFrame(person), { seed: 11 + i, blinkFrame: 1 }));
+    return captures;
+  } finally {
+    await engine.close();
+  }
+}
+
 /** The request mix, by sequence number: 4 compares, 2 liveness checks, 3 analyses, 1 malformed in every 10. */
-async function soakRequests(): Promise<(sequence: number) => LoadRequest> {
+async function soakRequests(): Promise<{ next: (sequence: number) => LoadRequest; liveness: readonly string[] }> {
   const photos = await benchPhotos();
   const compare = compareRequests(photos);
-  const people = ['anna', 'bella', 'carla'] as const;
-  const liveness = await Promise.all(
-    people.map(async (person) => {
-      const moves = [{}, { dx: 6, dy: -3, degrees: 1.5 }, { dx: -4, dy: 5, degrees: -1 }];
-      const frames = await Promise.all(moves.map((m) => selfieFrame(person, m, { margin: 0.25 })));
-      return JSON.stringify({
-        video: {
-          meta_data: {},
-          workflow_data: {
-            workflow: 'foxtrot4',
-            frames: frames.map((f, i) => ({ data: f.toString('base64'), timestamp: 1000 + i * 100 })),
-          },
+  const liveness = (await livenessCaptures()).map((frames) =>
+    JSON.stringify({
+      video: {
+        meta_data: {},
+        workflow_data: {
+          workflow: 'foxtrot4',
+          frames: frames.map((f, i) => ({ data: f.toString('base64'), timestamp: 1000 + i * 100 })),
         },
-      });
+      },
     }),
   );
   const analyses = photos.map((p) =>
@@ -154,7 +173,7 @@ async function soakRequests(): Promise<(sequence: number) => LoadRequest> {
     },
     { kind: 'malformed', path: '/face-liveness/checkLiveness', body: JSON.stringify({ video: { workflow_data: 1 } }) },
   ];
-  return (sequence) => {
+  const next = (sequence: number): LoadRequest => {
     const slot = sequence % 10;
     const round = Math.floor(sequence / 10);
     if (slot < 4) return compare(round * 4 + slot);
@@ -163,6 +182,30 @@ async function soakRequests(): Promise<(sequence: number) => LoadRequest> {
       return { kind: 'analysis', path: '/face-analysis/analyzeImage', body: analyses[(round * 3 + slot) % 12] ?? '' };
     return malformed[round % malformed.length] ?? { kind: 'malformed', path: '/', body: '' };
   };
+  return { next, liveness };
+}
+
+/** `value[key]` when value is an object that has it. */
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const own: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+  return own;
+}
+
+/** The decision the server gives each liveness body, asked once before the load (LIVE for a camera's frames). */
+async function livenessDecisions(url: string, bodies: readonly string[]): Promise<string[]> {
+  const decisions: string[] = [];
+  for (const body of bodies) {
+    const response = await fetch(`${url}/face-liveness/checkLiveness`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const answer: unknown = await response.json().catch(() => undefined);
+    const decision = field(field(field(answer, 'video'), 'liveness_result'), 'decision');
+    decisions.push(typeof decision === 'string' ? decision : `HTTP ${response.status}`);
+  }
+  return decisions;
 }
 
 /**
@@ -174,10 +217,11 @@ async function soakRequests(): Promise<(sequence: number) => LoadRequest> {
  */
 export async function benchSoak(options: { minutes: number; concurrency?: number }): Promise<SoakResult> {
   const concurrency = options.concurrency ?? 2 * os.availableParallelism();
-  const next = await soakRequests();
+  const { next, liveness } = await soakRequests();
   const server = await startServer({ VERIPORT_DATA_DIR: 'memory://', LOG_LEVEL: 'warn' });
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('the server process has no pid');
+  let decisions: string[] | undefined;
   const statuses: Record<string, Record<string, number>> = {};
   let unexpected = 0;
   let interval: LoadSample[] = [];
@@ -202,6 +246,7 @@ export async function benchSoak(options: { minutes: number; concurrency?: number
       );
   };
   try {
+    decisions = await livenessDecisions(server.url, liveness);
     await take();
     const timer = setInterval(() => void take(), 10_000);
     try {
@@ -240,6 +285,7 @@ export async function benchSoak(options: { minutes: number; concurrency?: number
     machine: `${cpus.length} x ${cpus[0]?.model ?? 'cpu'}, Node ${process.version}`,
     minutes: options.minutes,
     concurrency,
+    livenessDecisions: decisions ?? [],
     statuses,
     unexpected,
     samples,
@@ -272,6 +318,7 @@ export function soakTable(result: SoakResult): string {
   return [
     `${result.minutes} min at ${result.concurrency} concurrent clients; ${result.machine}.`,
     `Answers: ${counts}; unexpected: ${result.unexpected}.`,
+    `Liveness sequences (foxtrot4, simulated camera captures) decided: ${result.livenessDecisions.join(', ')}.`,
     '',
     `**${result.flat ? 'Flat' : 'Growing'}**: plateau (median RSS of minutes ` +
       `${(WARM_UP_SHARE * result.minutes).toFixed(1)}-${((WARM_UP_SHARE + PLATEAU_SHARE) * result.minutes).toFixed(1)}) ` +

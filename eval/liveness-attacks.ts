@@ -35,8 +35,9 @@ import { motionFrames, sequenceMotion } from '../src/engines/liveness/sequence-m
 import { seededRandom } from '../src/lib/seeded-random.js';
 import { decideActiveLiveness } from '../src/services/face-liveness/active-liveness.js';
 import {
-  cameraScene,
   handHeldMotions,
+  photoScene,
+  randomCamera,
   simulateCapture,
   type CameraScene,
   type FrameMotion,
@@ -145,15 +146,9 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
         console.log(`${source.file}: no face, skipped`);
         continue;
       }
-      // A sensor between bright light (full well 6000 e-: ~0.9 levels of luma noise) and dim (900: ~2.3).
-      const fullWell = Math.round(900 * Math.exp(Math.log(6000 / 900) * random()));
-      const sensor = { fullWell, readNoise: 3, quality: 90 };
-      const motions = handHeldMotions(3, random, {
-        headPixels: 0.3 + 2.2 * random(),
-        cameraPixels: 0.5 + 2.5 * random(),
-        blinkFrame: random() < 1 / 3 ? 1 : undefined,
-        mouthFrame: random() < 1 / 3 ? 2 : undefined,
-      });
+      // A sensor between bright light and dim, hand-held motion, sometimes a blink or the mouth opening.
+      const { sensor, motions } = randomCamera(random);
+      const { fullWell } = sensor;
       const colours = shuffledColours(random);
       const seed = 1000 + index;
       const capture = await simulateCapture(scene, motions, sensor, seed);
@@ -192,8 +187,13 @@ export async function evalLivenessAttacks(argv: string[]): Promise<void> {
   }
 }
 
-/** Up to `count` live photos, taking each person's in turn so every person is represented. */
-function spreadOverPersons(images: readonly PadImage[], count: number): PadImage[] {
+/**
+ * Up to `count` live photos, taking each person's in turn so every person is represented.
+ *
+ * @example
+ * spreadOverPersons(loadPadImages(dir).filter((i) => i.live), 24);
+ */
+export function spreadOverPersons(images: readonly PadImage[], count: number): PadImage[] {
   const byPerson = new Map<string, PadImage[]>();
   for (const image of images) byPerson.set(image.person, [...(byPerson.get(image.person) ?? []), image]);
   const queues = [...byPerson.values()];
@@ -207,10 +207,8 @@ function spreadOverPersons(images: readonly PadImage[], count: number): PadImage
 }
 
 /** The camera scene of a photo (its largest face's mesh); undefined without a face. */
-async function sceneOf(engine: FaceEngine, photo: Buffer): Promise<CameraScene | undefined> {
-  const analysis = await engine.analyze(photo, { views: [], description: false });
-  const face = [...analysis.faces].sort((a, b) => b.box[2] - a.box[2])[0];
-  return face && cameraScene(photo, face.mesh, OUTPUT);
+function sceneOf(engine: FaceEngine, photo: Buffer): Promise<CameraScene | undefined> {
+  return photoScene(engine, photo, OUTPUT);
 }
 
 /** Luma noise (levels) of the simulated sensor in mid-grey before JPEG, Bayer 2×2 binned (camera-simulation.ts). */

@@ -7,7 +7,12 @@
  * `liveness` (eval/liveness.ts), `liveness-attacks` (replayed stills against the multi-frame signals:
  * eval/liveness-attacks.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
  * eval/train-pad.ts), `calibrate-pad` (compares the PAD models and calibrates the ONNX one: eval/calibrate-pad.ts),
- * `documents` (MRZ location, reading and repair on document photos: eval/documents.ts).
+ * `voice-spoof` / `train-voice-spoof` (voice spoof detection leave-one-attack-out; the second also writes the
+ * model: eval/train-voice-spoof.ts), `documents` (MRZ location, reading and repair on document photos:
+ * eval/documents.ts), `voice-activity` (the voice activity detector's speech length against labels.csv's
+ * speech_s: eval/voice-activity.ts), `train-voice` (trains the speaker templates' model: eval/train-voice.ts),
+ * `voice-verification` (speaker verification per algorithm and sample type, writes the voice calibration tables:
+ * eval/voice-verification.ts), `voice` (voice-activity, voice-verification and voice-spoof on one voice folder).
  */
 import { evalAnalysis } from './analysis.js';
 import { calibratePad } from './calibrate-pad.js';
@@ -17,6 +22,17 @@ import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
 import { evalLivenessAttacks } from './liveness-attacks.js';
 import { trainPad } from './train-pad.js';
+import { evalVoiceSpoof, trainVoiceSpoof } from './train-voice-spoof.js';
+import { evalVoiceActivity } from './voice-activity.js';
+import { trainVoice } from './train-voice.js';
+import { evalVoiceVerification } from './voice-verification.js';
+
+/** The whole voice evaluation on one folder (../shared/data/voice): each part with its defaults. */
+async function evalVoice(argv: string[]): Promise<void> {
+  const [dir] = argv;
+  if (dir === undefined) throw new Error('usage: npm run eval -- voice <voice dir>');
+  for (const part of [evalVoiceActivity, evalVoiceVerification, evalVoiceSpoof]) await part([dir]);
+}
 
 const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   analysis: evalAnalysis,
@@ -27,6 +43,12 @@ const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   'train-pad': trainPad,
   'calibrate-pad': calibratePad,
   documents: evalDocuments,
+  'voice-spoof': evalVoiceSpoof,
+  'train-voice-spoof': trainVoiceSpoof,
+  'voice-activity': evalVoiceActivity,
+  'train-voice': trainVoice,
+  'voice-verification': evalVoiceVerification,
+  voice: evalVoice,
 };
 
 const [suite, ...rest] = process.argv.slice(2);

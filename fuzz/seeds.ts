@@ -14,6 +14,7 @@ const frames = [
 ];
 const video = (workflow: string) => ({ video: { workflow_data: { workflow, frames } } });
 const face = { VISIBLE_FRONTAL: IMAGE };
+const voice = { voiceSamples: [{ data: IMAGE, voiceSampleType: 'TEXT_INDEPENDENT' }], minVoiceLengthSeconds: 1 };
 
 /**
  * An onboarding `faceLivenessData` package of sealed frames. The `FUZZ_*` tokens are placeholders
@@ -48,6 +49,14 @@ export const SEEDS: Readonly<Record<string, unknown>> = {
   'POST /face-matching/export': { encounter: face },
   'POST /face-matching/exportAlgorithmTemplate': { encounter: face },
   'POST /face-analysis/analyzeImage': { images: [{ id: 1, input: { imageData: IMAGE }, output: [] }] },
+  // A (bad) image where a voice recording goes: it must be refused as a recording, never a 5xx.
+  'POST /voice-liveness/analyze': { voice: { voiceSamples: [{ data: IMAGE }], workflow: 'alfa4' } },
+  'POST /voice-liveness/calculateVoiceLength': { voice: { voiceSamples: [{ data: IMAGE }] } },
+  'POST /voice-matching/compare': { probe: voice, gallery: voice },
+  'POST /voice-matching/verify/{cacheName}': { probe: voice, id: 'e1' },
+  'POST /voice-matching/add/{cacheName}': { encounter: { id: 'e1', ...voice } },
+  'POST /voice-matching/identify/{cacheName}': { probe: voice },
+  'POST /voice-matching/export': { encounter: voice, workflow: { comparator: { algorithm: 'V900' } } },
   'POST /onboarding/enrollment/addFace': { enrollmentToken: 'FUZZ_ENROLLMENT_TOKEN', faceLivenessData },
   'POST /onboarding/authentication/authenticate': {
     registrationCode: 'FUZZ_REGISTRATION_CODE',

@@ -13,7 +13,7 @@ import path from 'node:path';
 
 /** Layers (first folder under src/) that must stay free of HTTP, services and the CLI. */
 const LOWER_LAYERS = new Set(['engines', 'store', 'crypto', 'lib', 'client']);
-const UPPER_LAYERS = new Set(['server', 'services', 'cli']);
+const UPPER_LAYERS = new Set(['server', 'services', 'cli', 'biometric-matching']);
 /** What each self-contained layer may import besides itself. */
 const ONLY_FROM = new Map([
   ['lib', new Set(['lib'])],
@@ -45,14 +45,18 @@ function placeOf(file, srcRoot) {
  */
 export function boundaryViolation(from, to) {
   if (from.service !== undefined && to.service !== undefined && from.service !== to.service) {
-    return `service '${from.service}' imports service '${to.service}': services never import each other; move the shared code down into engines/, store/, crypto/ or lib/`;
+    return `service '${from.service}' imports service '${to.service}': services never import each other; move the shared code down into engines/, store/, crypto/, lib/ or biometric-matching/`;
+  }
+  // The domain code face and voice matching share sits under the services, never beside them.
+  if (from.layer === 'biometric-matching' && (to.layer === 'services' || to.layer === 'cli')) {
+    return `biometric-matching/ imports ${to.layer}/: the shared matching domain serves the services and never imports them`;
   }
   const allowed = ONLY_FROM.get(from.layer);
   if (allowed !== undefined && !allowed.has(to.layer)) {
     return `${from.layer}/ imports ${to.layer}/: ${from.layer}/ may import only ${[...allowed].join(', ')}/`;
   }
   if (LOWER_LAYERS.has(from.layer) && UPPER_LAYERS.has(to.layer)) {
-    return `${from.layer}/ imports ${to.layer}/: the lower layers never import server/, services/ or cli/`;
+    return `${from.layer}/ imports ${to.layer}/: the lower layers never import server/, services/, cli/ or biometric-matching/`;
   }
   if (from.layer === 'engines' && to.layer === 'store') {
     return 'engines/ imports store/: engines compute and never touch the store';

@@ -3,10 +3,15 @@
 # missing, with apt-get install -y --no-install-recommends; does nothing when everything is there.
 #   fonts-ocr-b  the OCR-B typeface of machine-readable zones: the document tests render MRZs with it
 #   chromium     the browser of the web apps' end-to-end test (test/integration/web-portal-capture.test.ts)
+#   espeak-ng    the speech synthesiser the voice tests generate their speakers with (test/helpers/speech.ts)
+#   sox libsox-fmt-all  resampling, effects, noise and format conversions of the voice tests
+#   opus-tools   opusenc: the Ogg/Opus (and, repackaged, WebM/Opus) samples of the voice decoding tests
+#   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts  more TTS engines and voices for
+#                the voice spoof evaluation only (npm run eval -- train-voice-spoof / voice-spoof); no test needs them
 # Run as root or with sudo available: bash scripts/setup-system.sh
 set -euo pipefail
 
-PACKAGES=(fonts-ocr-b chromium)
+PACKAGES=(fonts-ocr-b chromium espeak-ng sox libsox-fmt-all opus-tools flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts)
 
 missing=()
 for package in "${PACKAGES[@]}"; do

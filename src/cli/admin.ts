@@ -8,6 +8,7 @@ import { onboardingPoliciesRepository } from '../store/onboarding-policies.js';
 import { signingKeysRepository, type SigningKeysRepository } from '../store/signing-keys.js';
 import { ADMIN_KEYS_USAGE, adminKeysCommand } from './admin-keys.js';
 import { policyCommand, POLICY_USAGE } from './admin-policy.js';
+import { trustStoreCommand, TRUST_STORE_USAGE } from './admin-trust-store.js';
 
 /** A malformed `veriport admin` command line; the CLI prints it and exits 2. */
 export class AdminUsageError extends Error {
@@ -21,7 +22,8 @@ export const ADMIN_USAGE = `  veriport admin customers create <name> [--display-
   veriport admin rotate-signing-key
       Retires the token signing key for a new one; tokens it signed verify until they expire.
 ${POLICY_USAGE}
-${ADMIN_KEYS_USAGE}`;
+${ADMIN_KEYS_USAGE}
+${TRUST_STORE_USAGE}`;
 
 /**
  * Runs one `veriport admin` command against the configured store and returns what to print.
@@ -35,6 +37,8 @@ export async function admin(
   args: readonly string[],
   options: { displayName?: string | undefined },
 ): Promise<string> {
+  // The trust store is a folder, not database rows: no store to open.
+  if (args[0] === 'trust-store') return trustStoreCommand(config.trustStoreDir, args.slice(1));
   const store =
     config.databaseUrl === undefined
       ? await openStore({ kind: 'pglite', dataDir: config.dataDir })

@@ -8,9 +8,11 @@ import { DirectoryLockedError } from '../store/directory-lock.js';
 import { VERIPORT_VERSION } from '../server/version.js';
 import { admin, ADMIN_USAGE, AdminUsageError } from './admin.js';
 import { AdminKeyError } from './admin-keys.js';
-import { CLIENT_USAGE, ClientUsageError, clientCommand } from './client.js';
+import { TrustStoreCommandError } from './admin-trust-store.js';
+import { CLIENT_USAGE, ClientFlowError, ClientUsageError, clientCommand } from './client.js';
 import { PolicyUsageError } from './admin-policy.js';
 import { OnboardingApiError } from '../client/onboarding-client.js';
+import { SessionDataError } from '../client/session-data.js';
 import { CustomerError } from '../store/customers.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
@@ -52,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
       'device-id': { type: 'string' },
       'device-key': { type: 'string' },
       'registration-code': { type: 'string' },
+      'public-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -105,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
             deviceId: values['device-id'],
             deviceKey: values['device-key'],
             registrationCode: values['registration-code'],
+            publicKey: values['public-key'],
           },
           process.env,
         ),
@@ -137,9 +141,12 @@ main(process.argv.slice(2)).then(
       AdminUsageError,
       CustomerError,
       ClientUsageError,
+      ClientFlowError,
+      SessionDataError,
       OnboardingApiError,
       PolicyUsageError,
       AdminKeyError,
+      TrustStoreCommandError,
     ].some((kind) => error instanceof kind);
     if (expected || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`veriport: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -16,6 +16,8 @@ export const ENVELOPE_PURPOSES = [
   'face-analysis',
   /** Document autocapture's `/autocaptureDocumentEncrypted` (service not built yet). */
   'document-autocapture',
+  /** Document validation's sealed chip data (`encryptedDocument` as `{key, iv, p}`); its `GET /getPublicKey`. */
+  'document-validation',
   /** Voice liveness's `/analyzeEncrypted` and `/calculateVoiceLengthEncrypted` (service not built yet). */
   'voice-liveness',
 ] as const;

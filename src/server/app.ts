@@ -4,6 +4,7 @@ import { exportedTemplateSealer } from '../crypto/exported-template-sealing.js';
 import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
 import { DocumentEngine } from '../engines/document/document-engine.js';
+import { VoiceEngine } from '../engines/voice/voice-engine.js';
 import type { EnvelopePurpose } from '../lib/envelope-purpose.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
@@ -28,6 +29,7 @@ import {
 import { limitConnectionsPerAddress } from './connection-limit.js';
 import { httpServerOptions } from './http-server-options.js';
 import { serializeErrorForLog } from './errors/error-log-serializer.js';
+import { serializeRequestForLog } from './request-log-serializer.js';
 import { useBoundedJsonParser } from './json-body-parser.js';
 import { mountService } from './mount-service.js';
 import { registerOpenApi } from './openapi.js';
@@ -49,6 +51,8 @@ export interface AppOptions {
   readonly faceEngine?: FaceEngine;
   /** A running document engine to share (tests: one pool for many apps); the app does not close it. */
   readonly documentEngine?: DocumentEngine;
+  /** A running voice engine to share (tests: one pool for many apps); the app does not close it. */
+  readonly voiceEngine?: VoiceEngine;
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
   readonly onShutdownRequested?: (app: FastifyInstance) => void;
   /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
@@ -134,6 +138,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => {
       await ownDocumentEngine?.close();
     });
+    // The voice services' pool, likewise started on the first voice sample and closed with the app.
+    let ownVoiceEngine: VoiceEngine | undefined;
+    const voiceEngine = () =>
+      options.voiceEngine ?? (ownVoiceEngine ??= VoiceEngine.start({ workers: config.voiceWorkers }));
+    app.addHook('onClose', async () => {
+      await ownVoiceEngine?.close();
+    });
     const throttles = await openThrottleStore({
       url: config.throttle.redisUrl,
       keyPrefix: config.throttle.redisKeyPrefix,
@@ -148,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       store,
       faceEngine,
       documentEngine,
+      voiceEngine,
       envelopeKeys,
       templateSealer: templateSealer(templateSecret),
       exportedTemplateSealer: exportedTemplateSealer(templateSecret),
@@ -207,8 +219,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 // Secrets travel in headers (apikey, Authorization): redacted should a serializer ever include them.
 const REDACTED = ['req.headers.authorization', 'req.headers.apikey', 'req.headers.cookie'];
 
-// Errors are logged without the values libraries attach to them (SQL parameters: personal data).
-const SERIALIZERS = { err: serializeErrorForLog };
+// Errors are logged without the values libraries attach to them (SQL parameters: personal data); requests
+// without the client's full address and without query values (the QR link's data is a credential).
+const SERIALIZERS = { err: serializeErrorForLog, req: serializeRequestForLog };
 
 function loggerOptions(logger: AppOptions['logger'], config: VeriportConfig): FastifyServerOptions['logger'] {
   if (logger === false) return false;

@@ -47,12 +47,20 @@ export interface VeriportConfig {
   readonly publicKeyFile: string | undefined;
   /** Directory of `<purpose>.pem` private keys, one per envelope purpose; unset: the store holds them. */
   readonly keyDirectory: string | undefined;
+  /**
+   * Folder of trusted CSCA certificates (DER/PEM, ICAO master lists) for chip passive authentication, filled by
+   * `veriport admin trust-store import`; `VERIPORT_TRUST_STORE_DIR`, default `<data dir>/trust-store` (none with
+   * a `memory://` store: every chip chain then fails as CHIP_CSCA_UNKNOWN).
+   */
+  readonly trustStoreDir: string | undefined;
   /** Passphrase that encrypts the generated private key at rest in the store. */
   readonly keyPassphrase: string | undefined;
   /** How long shutdown waits for in-flight requests before closing connections. */
   readonly shutdownTimeoutMs: number;
   /** Face-engine worker threads (each holds its own models, ~150 MB). */
   readonly faceWorkers: number;
+  /** Voice-engine worker threads (each holds its own voice models, tens of MB). */
+  readonly voiceWorkers: number;
   /** Face detector and mesh runtime, from `VERIPORT_FACE_DETECTOR` (`onnx`, the default, or `tfjs`). */
   readonly faceDetector: FaceDetectorKind;
   /** The presentation-attack model of liveness, from `VERIPORT_PAD_MODEL` (`onnx`, the default, or `handmade`). */
@@ -61,6 +69,10 @@ export interface VeriportConfig {
   readonly faceCacheLimit: number;
   /** Per-cache limits, from `VERIPORT_FACE_CACHE_LIMITS=name=100,other=50000`. */
   readonly faceCacheLimits: ReadonlyMap<string, number>;
+  /** Encounters a voice-matching cache may hold, unless `voiceCacheLimits` names the cache. */
+  readonly voiceCacheLimit: number;
+  /** Per-cache limits of voice matching, from `VERIPORT_VOICE_CACHE_LIMITS=name=100,other=50000`. */
+  readonly voiceCacheLimits: ReadonlyMap<string, number>;
   /** Secret (32+ bytes, base64) the template sealing key is derived from; unset: from the server private key. */
   readonly templateKey: Buffer | undefined;
   /**
@@ -84,6 +96,8 @@ export interface VeriportConfig {
   readonly authTtlSeconds: number;
   /** QR hand-over (Doc 1 endpoints 7-9): lifetime of a sessionToken, and of the access token it gives the phone. */
   readonly sessionTtlSeconds: number;
+  /** Live-guidance frames (face liveness's /analyze) one QR session may have analysed (per replica). */
+  readonly sessionGuidanceMax: number;
   /** The URL the QR code opens, with `data` as its query parameter; unset: `<host>/capture` (docs/onboarding.md). */
   readonly sessionCallbackUrl: string | undefined;
   /** Where triggerEnroll's e-mail and triggerAuthenticate's push notification go; unset: only logged. */
@@ -181,13 +195,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     privateKeyFile,
     publicKeyFile,
     keyDirectory: optionalString(env.VERIPORT_KEY_DIR),
+    trustStoreDir: trustStoreDir(env, flags.dataDir ?? optionalString(env.VERIPORT_DATA_DIR) ?? './data'),
     keyPassphrase: optionalString(env.VERIPORT_KEY_PASSPHRASE),
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
+    voiceWorkers: integer(env.VERIPORT_VOICE_WORKERS, 'VERIPORT_VOICE_WORKERS', availableParallelism(), 1, 256),
     faceDetector: faceDetectorKind(env.VERIPORT_FACE_DETECTOR),
     padModel: padModelKind(env.VERIPORT_PAD_MODEL),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
     faceCacheLimits: cacheLimits(env.VERIPORT_FACE_CACHE_LIMITS, 'VERIPORT_FACE_CACHE_LIMITS'),
+    voiceCacheLimit: integer(env.VERIPORT_VOICE_CACHE_LIMIT, 'VERIPORT_VOICE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),
+    voiceCacheLimits: cacheLimits(env.VERIPORT_VOICE_CACHE_LIMITS, 'VERIPORT_VOICE_CACHE_LIMITS'),
     templateKey: secretBytes(env.VERIPORT_TEMPLATE_KEY, 'VERIPORT_TEMPLATE_KEY'),
     iadModes: signalModes(env.VERIPORT_IAD_MODES, 'VERIPORT_IAD_MODES'),
     livenessMaxAgeMs: integer(
@@ -214,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     ),
     authTtlSeconds: integer(env.VERIPORT_AUTH_TTL_SECONDS, 'VERIPORT_AUTH_TTL_SECONDS', 120, 1, 3_600),
     sessionTtlSeconds: integer(env.VERIPORT_SESSION_TTL_SECONDS, 'VERIPORT_SESSION_TTL_SECONDS', 300, 1, 3_600),
+    sessionGuidanceMax: integer(env.VERIPORT_SESSION_GUIDANCE_MAX, 'VERIPORT_SESSION_GUIDANCE_MAX', 120, 1, 10_000),
     sessionCallbackUrl: absoluteUrl(env.VERIPORT_SESSION_CALLBACK_URL, 'VERIPORT_SESSION_CALLBACK_URL'),
     notifications: notificationSettings(env),
     publicUrl: publicUrl(env.VERIPORT_PUBLIC_URL),
@@ -574,4 +593,11 @@ function confirmCode(raw: string | undefined): number | undefined {
     throw new ConfigError('VERIPORT_ADMIN_CONFIRM must be an integer of 6 to 15 digits not starting with 0');
   }
   return Number(value);
+}
+
+/** `VERIPORT_TRUST_STORE_DIR`, else `trust-store` beside the PGlite data (none for an in-memory store). */
+function trustStoreDir(env: NodeJS.ProcessEnv, dataDir: string): string | undefined {
+  const explicit = optionalString(env.VERIPORT_TRUST_STORE_DIR);
+  if (explicit !== undefined) return explicit;
+  return dataDir.startsWith('memory://') ? undefined : `${dataDir.replace(/\/+$/, '')}/trust-store`;
 }

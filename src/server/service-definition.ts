@@ -7,6 +7,7 @@ import type { Store } from '../store/database.js';
 import type { UsageCountersRepository } from '../store/usage-counters.js';
 import type { FaceEngine } from '../engines/face/face-engine.js';
 import type { DocumentEngine } from '../engines/document/document-engine.js';
+import type { VoiceEngine } from '../engines/voice/voice-engine.js';
 import type { CheckIssuedCredentials } from './access/credentials.js';
 import type { VeriportConfig } from './config.js';
 import type { ErrorStyle } from './errors/error-body.js';
@@ -35,6 +36,8 @@ export interface ServiceDependencies {
   readonly faceEngine: () => FaceEngine;
   /** The shared document engine (worker pool reading MRZ, page and quality), started on first use. */
   readonly documentEngine: () => DocumentEngine;
+  /** The shared voice engine (worker pool: decoding, voice activity, speaker and spoof models), started on first use. */
+  readonly voiceEngine: () => VoiceEngine;
   /**
    * The envelope key pairs, one per purpose: a service opens its `*Encrypted` packages (or onboarding its
    * frames) with `envelopeKeys.key(<its purpose>)` only. Holds onboarding's and the mounted services'.

@@ -498,13 +498,49 @@ export async function simulatedRawCapture(
   return { width: scene.output.width, height: scene.output.height, frames };
 }
 
-/** The scene of the photo's largest face and the hand-held motions of a simulated capture. */
-async function captureSetup(engine: FaceEngine, photo: Buffer, options: SimulatedCaptureOptions) {
+/**
+ * The camera scene of a photo's largest face (its mesh found by `engine`); undefined when it has no face.
+ *
+ * @example
+ * const scene = await photoScene(testFaceEngine(), await photoFrame('anna'));
+ */
+export async function photoScene(
+  engine: FaceEngine,
+  photo: Buffer,
+  output: { width: number; height: number } = { width: 480, height: 640 },
+): Promise<CameraScene | undefined> {
   const analysis = await engine.analyze(photo, { views: [], description: false });
   const face = [...analysis.faces].sort((a, b) => b.box[2] - a.box[2])[0];
-  if (face === undefined) throw new Error('no face in the photo to simulate a capture of');
+  return face && cameraScene(photo, face.mesh, output);
+}
+
+/**
+ * A camera drawn at random over the range the replay suite's live side covers (eval/liveness-attacks.ts):
+ * a sensor between bright light (full well 6000 e⁻: ~0.9 levels of luma noise in mid-grey) and dim (900 e⁻:
+ * ~2.3), JPEG quality 90; `count` hand-held frames with the head moving 0.3-2.5 px a frame against the
+ * background, camera shake 0.5-3 px, a blink in frame 1 and the mouth opening in frame 2 a third of the time each.
+ *
+ * @example
+ * const { sensor, motions } = randomCamera(seededRandom(16));
+ * const frames = await simulateCapture(scene, motions, sensor, 1000);
+ */
+export function randomCamera(random: () => number, count = 3): { sensor: SensorSettings; motions: FrameMotion[] } {
+  const fullWell = Math.round(900 * Math.exp(Math.log(6000 / 900) * random()));
+  const sensor = { fullWell, readNoise: 3, quality: 90 };
+  const motions = handHeldMotions(count, random, {
+    headPixels: 0.3 + 2.2 * random(),
+    cameraPixels: 0.5 + 2.5 * random(),
+    blinkFrame: random() < 1 / 3 ? 1 : undefined,
+    mouthFrame: random() < 1 / 3 ? 2 : undefined,
+  });
+  return { sensor, motions };
+}
+
+/** The scene of the photo's largest face and the hand-held motions of a simulated capture. */
+async function captureSetup(engine: FaceEngine, photo: Buffer, options: SimulatedCaptureOptions) {
   const seed = options.seed ?? 1;
-  const scene = await cameraScene(photo, face.mesh, options.output ?? { width: 480, height: 640 });
+  const scene = await photoScene(engine, photo, options.output);
+  if (scene === undefined) throw new Error('no face in the photo to simulate a capture of');
   const motions = handHeldMotions(options.count ?? 3, seededRandom(seed), { blinkFrame: options.blinkFrame }).map(
     (m, i): FrameMotion => ({ ...m, screen: options.screen?.[i] }),
   );

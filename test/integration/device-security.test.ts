@@ -30,10 +30,10 @@ const UK_PHONE = '81.2.69.142';
 /** An address on the Tor exit list the test configures. */
 const TOR_EXIT = '185.220.101.1';
 /**
- * What must never reach the log: the signals and the apSessionIds. (The source address is in every request's
- * access-log line, `remoteAddress`, as for every route of the server.)
+ * What must never reach the log: the signals, the apSessionIds and the phone's address (the access log writes
+ * its network, `remoteNetwork`: request-log-serializer.ts).
  */
-const PRIVATE = /a1b2c3d4e5f6|android-|Adreno|Europe\/London|Pixel 8|Linux armv81/;
+const PRIVATE = /a1b2c3d4e5f6|android-|Adreno|Europe\/London|Pixel 8|Linux armv81|81\.2\.69\.142/;
 /** Every apSessionId the tests were given. */
 const issued: string[] = [];
 

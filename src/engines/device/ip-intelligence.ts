@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Reader, type Response } from 'mmdb-lib';
 import { isFiniteNumber, isRecord } from '../../lib/json-guards.js';
-import { loadAsnTable, type AsnTable, type NetworkOwner } from './asn-table.js';
+import { loadAsnTableInBackground, type AsnTable, type NetworkOwner } from './asn-table.js';
 import { isRoutableIp, normalizeIp } from './ip-address.js';
 
 /** What the data says about one address; a member is absent when the data does not say. */
@@ -23,7 +23,8 @@ export interface IpFacts {
 
 /** IP geolocation and network owner. */
 export interface IpIntelligence {
-  lookup(address: string): IpFacts;
+  /** Asynchronous: the first lookup of a public address waits for the shipped ASN table to load. */
+  lookup(address: string): Promise<IpFacts>;
   /** Where each kind of fact comes from, for the documentation and `veriport --version`-like listings. */
   readonly sources: { readonly geolocation: string; readonly network: string };
 }
@@ -52,15 +53,16 @@ export const SHIPPED_ASN_CSV = {
 
 /** Opened databases, shared by every app of the process (tests build many). */
 const readers = new Map<string, Reader<Response>>();
-let shippedAsnTable: AsnTable | undefined;
+let shippedAsnTable: Promise<AsnTable> | undefined;
 
 /**
  * Builds the lookup over the configured files, else the shipped ones. An MMDB file is read when this is
- * called (a missing or corrupt configured file stops the start); the shipped ASN table (~1.5 s to parse,
- * ~17 MB) on the first lookup of a public address, once per process.
+ * called (a missing or corrupt configured file stops the start); the shipped ASN table (~1.5-2.7 s to parse,
+ * ~17 MB) on the first lookup of a public address, once per process, in slices that leave the event loop free
+ * (`loadAsnTableInBackground`): the other requests go on meanwhile; lookups wait for it.
  *
  * @example
- * const facts = ipIntelligence({}).lookup('81.2.69.142');
+ * const facts = await ipIntelligence({}).lookup('81.2.69.142');
  * facts.country; // 'GB'
  * facts.network?.organization; // 'Andrews & Arnold Ltd'
  * @throws {Error} naming a configured file that cannot be read as an MMDB database
@@ -68,10 +70,16 @@ let shippedAsnTable: AsnTable | undefined;
 export function ipIntelligence(files: IpDataFiles): IpIntelligence {
   const geo = openReader(files.geoMmdb ?? SHIPPED_COUNTRY_MMDB);
   const asn = files.asnMmdb === undefined ? undefined : openReader(files.asnMmdb);
-  const network = (ip: string): NetworkOwner | undefined => {
+  const network = async (ip: string): Promise<NetworkOwner | undefined> => {
     if (asn === undefined) {
-      shippedAsnTable ??= loadAsnTable(SHIPPED_ASN_CSV.ipv4, SHIPPED_ASN_CSV.ipv6);
-      return shippedAsnTable.lookup(ip);
+      const loading = (shippedAsnTable ??= loadAsnTableInBackground(SHIPPED_ASN_CSV.ipv4, SHIPPED_ASN_CSV.ipv6));
+      try {
+        return (await loading).lookup(ip);
+      } catch (error) {
+        // A failed load (a broken install) is tried again by the next lookup rather than cached.
+        if (shippedAsnTable === loading) shippedAsnTable = undefined;
+        throw error;
+      }
     }
     const record = asn.get(ip);
     if (!isRecord(record)) return undefined;
@@ -86,10 +94,10 @@ export function ipIntelligence(files: IpDataFiles): IpIntelligence {
       geolocation: files.geoMmdb ?? '@ip-location-db/geo-whois-asn-country-mmdb (CC0)',
       network: files.asnMmdb ?? '@ip-location-db/asn (CC BY 4.0: RouteViews, NRO, DB-IP)',
     },
-    lookup(address) {
+    async lookup(address) {
       const ip = normalizeIp(address) ?? address;
       if (!isRoutableIp(ip)) return { ip, routable: false };
-      const owner = network(ip);
+      const owner = await network(ip);
       return { ip, routable: true, ...placeOf(geo.get(ip)), ...(owner === undefined ? {} : { network: owner }) };
     },
   };

@@ -1,5 +1,6 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { ImageDecodeError } from '../face/image-decoding.js';
+import { engineWorkerFile, startEnginePool } from '../worker-pool.js';
 import type { DocumentReading } from './read-document.js';
 import type { ReadOutcome, ReadTask } from './document-worker.js';
 
@@ -11,8 +12,7 @@ export interface DocumentEngineConfig {
   readonly workers: number;
 }
 
-// Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
-const WORKER_FILE = new URL(`./document-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_FILE = engineWorkerFile('./document-worker', import.meta.url);
 
 /**
  * The document engine: a pool of worker threads that read identity-document images (MRZ band, its
@@ -30,15 +30,8 @@ export class DocumentEngine {
 
   static start(config: Partial<DocumentEngineConfig> = {}): DocumentEngine {
     const workers = Math.max(1, config.workers ?? 1);
-    const pool = new Piscina<ReadTask, ReadOutcome>({
-      filename: WORKER_FILE.href,
-      minThreads: workers,
-      maxThreads: workers,
-      // One image at a time per worker: onnxruntime runs with one intra-op thread, OpenCV.js has one.
-      concurrentTasksPerWorker: 1,
-      stricterFIFO: true,
-      idleTimeout: Number.POSITIVE_INFINITY,
-    });
+    // One image at a time per worker: onnxruntime runs with one intra-op thread, OpenCV.js has one.
+    const pool = startEnginePool<ReadTask, ReadOutcome>(WORKER_FILE, workers);
     return new DocumentEngine(pool);
   }
 

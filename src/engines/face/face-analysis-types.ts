@@ -7,6 +7,7 @@ import type { FaceFrameMeasures } from '../liveness/frame-measures.js';
 import type { LumaWindow } from '../liveness/luma-window.js';
 import type { FaceObservation, StageTimings } from './face-pipeline.js';
 import type { DecodeOptions } from './image-decoding.js';
+import type { ThreadCpuTime } from './thread-cpu-time.js';
 
 /** Extra work per image beyond detection and embeddings. */
 export interface AnalyzeOptions {
@@ -36,4 +37,10 @@ export interface WorkerAnalysis {
   readonly frameScene?: LumaWindow;
   /** Milliseconds spent on the quality metrics of all faces, with `quality`. */
   readonly qualityMs?: number;
+  /**
+   * The worker thread's CPU time and run-queue wait over this image, from the start of decoding to the
+   * last measure (thread-cpu-time.ts; Linux only). The wall time of the same span less these two is time
+   * the thread was blocked: sharp decodes on its own threads while the worker waits.
+   */
+  readonly thread?: ThreadCpuTime | undefined;
 }

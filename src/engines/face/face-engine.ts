@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { engineWorkerFile, startEnginePool } from '../worker-pool.js';
 import { ImageDecodeError } from './image-decoding.js';
+import { unpackFaceMeshes } from './mesh-transport.js';
 import type { EmbeddingOptions, FacePipelineConfig } from './face-pipeline.js';
 import type { AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
 import type { AnalyzeOutcome, AnalyzeTask, FaceWorkerData } from './face-worker.js';
@@ -14,8 +16,7 @@ export interface FaceEngineConfig {
   readonly padModel?: PadModelKind;
 }
 
-// Source runs (tsx) load the .ts worker; the build loads the compiled .js next to this file.
-const WORKER_FILE = new URL(`./face-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_FILE = engineWorkerFile('./face-worker', import.meta.url);
 
 /**
  * The face engine: a pool of worker threads, each holding the detection, landmark and recognition
@@ -32,20 +33,9 @@ export class FaceEngine {
   static start(config: Partial<FaceEngineConfig> = {}): FaceEngine {
     const workers = Math.max(1, config.workers ?? availableParallelism());
     const workerData: FaceWorkerData = { pipeline: config.pipeline ?? {}, padModel: config.padModel };
-    const pool = new Piscina<AnalyzeTask, AnalyzeOutcome>({
-      filename: WORKER_FILE.href,
-      minThreads: workers,
-      maxThreads: workers,
-      // One image at a time per worker: every model runs on one thread (TF.js WASM with one thread,
-      // onnxruntime CPU sessions with one intra-op thread), so the workers are the parallelism.
-      concurrentTasksPerWorker: 1,
-      // First come, first served. By default piscina moves a queued task it could not hand to a busy
-      // worker to the back of the queue, so under load some images waited behind every later one (a
-      // compare's second image up to 9 s at 4 concurrent compares; docs/benchmarks.md).
-      stricterFIFO: true,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      workerData,
-    });
+    // One image at a time per worker: every model runs on one thread (TF.js WASM with one thread,
+    // onnxruntime CPU sessions with one intra-op thread), so the workers are the parallelism.
+    const pool = startEnginePool<AnalyzeTask, AnalyzeOutcome>(WORKER_FILE, workers, workerData);
     return new FaceEngine(pool);
   }
 
@@ -68,8 +58,8 @@ export class FaceEngine {
   ): Promise<WorkerAnalysis> {
     const outcome = await this.pool.run({ image, embeddings, ...options });
     if (!outcome.ok) throw new ImageDecodeError(outcome.message);
-    const { ok: _ok, ...analysis } = outcome;
-    return analysis;
+    const { ok: _ok, faces, ...analysis } = outcome;
+    return { ...analysis, faces: unpackFaceMeshes(faces) };
   }
 
   get workers(): number {

@@ -8,6 +8,8 @@ import { DEFAULT_PAD_MODEL, type PadModelKind } from '../liveness/pad-model-kind
 import { OnnxPadModel } from '../liveness/pad-onnx-model.js';
 import type { AnalyzedFace, AnalyzeOptions, WorkerAnalysis } from './face-analysis-types.js';
 import { decodeImage, DEFAULT_DECODE_OPTIONS, ImageDecodeError } from './image-decoding.js';
+import { packFaceMeshes, type PackedFace } from './mesh-transport.js';
+import { threadCpuTime, threadCpuTimeSince } from './thread-cpu-time.js';
 import {
   DEFAULT_PIPELINE_CONFIG,
   FacePipeline,
@@ -22,8 +24,9 @@ export interface AnalyzeTask extends AnalyzeOptions {
   readonly embeddings: EmbeddingOptions;
 }
 
+/** What a worker sends back: the analysis with its meshes packed for the trip (mesh-transport.ts). */
 export type AnalyzeOutcome =
-  | ({ readonly ok: true } & WorkerAnalysis)
+  | ({ readonly ok: true } & Omit<WorkerAnalysis, 'faces'> & { readonly faces: PackedFace[] })
   | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
 
 /** Worker data the pool passes at start. */
@@ -54,6 +57,18 @@ async function loadPipeline(): Promise<FacePipeline> {
 export default async function analyzeImage(task: AnalyzeTask): Promise<AnalyzeOutcome> {
   pipeline ??= loadPipeline();
   const ready = await pipeline;
+  const threadAtStart = threadCpuTime();
+  const analysis = await analyzeDecoded(ready, task);
+  if (!analysis.ok) return analysis;
+  const faces = packFaceMeshes(analysis.faces);
+  return { ...analysis, faces, thread: threadCpuTimeSince(threadAtStart, threadCpuTime()) };
+}
+
+/** Decoding and analysis, with faces as the pipeline gives them. */
+async function analyzeDecoded(
+  ready: FacePipeline,
+  task: AnalyzeTask,
+): Promise<({ readonly ok: true } & WorkerAnalysis) | Extract<AnalyzeOutcome, { ok: false }>> {
   const started = performance.now();
   let image;
   try {

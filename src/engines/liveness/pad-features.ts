@@ -305,20 +305,34 @@ function uniformLbpHistogram(plane: Float64Array, size: number, radius: number):
   const offsetY = Float64Array.from({ length: 8 }, (_, p) => roundTo(-radius * Math.sin((2 * Math.PI * p) / 8), 9));
   const histogram = new Float64Array(LBP_BINS);
   const margin = Math.ceil(radius);
-  const neighbours = new Float64Array(8);
+  // Each neighbour's bilinear read, per column and per row: the clamped cells and the fractions exactly as
+  // a per-pixel bilinear read computes them (fx from x + offset, so the values are bit-identical).
+  const columns = bilinearAxis(offsetX, size);
+  const rows = bilinearAxis(offsetY, size);
+  const bins = lbpBins();
   for (let y = margin; y < size - margin; y++) {
     for (let x = margin; x < size - margin; x++) {
       const centre = plane[y * size + x] ?? 0;
-      for (let p = 0; p < 8; p++) neighbours[p] = bilinear(plane, size, x + (offsetX[p] ?? 0), y + (offsetY[p] ?? 0));
-      let ones = 0;
-      let transitions = 0;
+      let code = 0;
       for (let p = 0; p < 8; p++) {
-        const bit = (neighbours[p] ?? 0) >= centre ? 1 : 0;
-        const next = (neighbours[(p + 1) % 8] ?? 0) >= centre ? 1 : 0;
-        ones += bit;
-        if (bit !== next) transitions++;
+        const cx = p * size + x;
+        const cy = p * size + y;
+        const fx = columns.fraction[cx] ?? 0;
+        const fy = rows.fraction[cy] ?? 0;
+        const ya = (rows.low[cy] ?? 0) * size;
+        const xa = columns.low[cx] ?? 0;
+        let value: number;
+        if (fx === 0 && fy === 0) value = plane[ya + xa] ?? 0;
+        else {
+          const yb = (rows.high[cy] ?? 0) * size;
+          const xb = columns.high[cx] ?? 0;
+          const top = (plane[ya + xa] ?? 0) * (1 - fx) + (plane[ya + xb] ?? 0) * fx;
+          const bottom = (plane[yb + xa] ?? 0) * (1 - fx) + (plane[yb + xb] ?? 0) * fx;
+          value = top * (1 - fy) + bottom * fy;
+        }
+        if (value >= centre) code |= 1 << p;
       }
-      const bin = transitions <= 2 ? ones : LBP_BINS - 1;
+      const bin = bins[code] ?? LBP_BINS - 1;
       histogram[bin] = (histogram[bin] ?? 0) + 1;
     }
   }
@@ -328,23 +342,51 @@ function uniformLbpHistogram(plane: Float64Array, size: number, radius: number):
 }
 
 /**
- * Bilinear read of a plane, edge pixels repeated outside (so every read is in bounds). Written without closures:
- * it runs ~500k times per face.
+ * For each of 8 offsets and each coordinate c of an axis of `size` pixels, the bilinear read of c + offset:
+ * the lower and upper cells (edge pixels repeated outside) and the fraction, at [p·size + c].
  */
-function bilinear(plane: Float64Array, size: number, x: number, y: number): number {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
+function bilinearAxis(
+  offsets: Float64Array,
+  size: number,
+): { low: Int32Array; high: Int32Array; fraction: Float64Array } {
+  const low = new Int32Array(8 * size);
+  const high = new Int32Array(8 * size);
+  const fraction = new Float64Array(8 * size);
   const last = size - 1;
-  const xa = x0 < 0 ? 0 : x0 > last ? last : x0;
-  const ya = y0 < 0 ? 0 : y0 > last ? last : y0;
-  if (fx === 0 && fy === 0) return plane[ya * size + xa] ?? 0;
-  const xb = x0 + 1 < 0 ? 0 : x0 + 1 > last ? last : x0 + 1;
-  const yb = y0 + 1 < 0 ? 0 : y0 + 1 > last ? last : y0 + 1;
-  const top = (plane[ya * size + xa] ?? 0) * (1 - fx) + (plane[ya * size + xb] ?? 0) * fx;
-  const bottom = (plane[yb * size + xa] ?? 0) * (1 - fx) + (plane[yb * size + xb] ?? 0) * fx;
-  return top * (1 - fy) + bottom * fy;
+  for (let p = 0; p < 8; p++) {
+    for (let c = 0; c < size; c++) {
+      const at = c + (offsets[p] ?? 0);
+      const c0 = Math.floor(at);
+      low[p * size + c] = c0 < 0 ? 0 : c0 > last ? last : c0;
+      high[p * size + c] = c0 + 1 < 0 ? 0 : c0 + 1 > last ? last : c0 + 1;
+      fraction[p * size + c] = at - c0;
+    }
+  }
+  return { low, high, fraction };
+}
+
+let lbpBinTable: Uint8Array | undefined;
+
+/**
+ * The histogram bin of each 8-bit LBP code (bit p: neighbour p ≥ centre): its count of ones when the circular
+ * pattern is uniform (at most 2 transitions), else the non-uniform bin.
+ */
+function lbpBins(): Uint8Array {
+  if (lbpBinTable) return lbpBinTable;
+  const table = new Uint8Array(256);
+  for (let code = 0; code < 256; code++) {
+    let ones = 0;
+    let transitions = 0;
+    for (let p = 0; p < 8; p++) {
+      const bit = (code >> p) & 1;
+      const next = (code >> ((p + 1) % 8)) & 1;
+      ones += bit;
+      if (bit !== next) transitions++;
+    }
+    table[code] = transitions <= 2 ? ones : LBP_BINS - 1;
+  }
+  lbpBinTable = table;
+  return table;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,20 +430,15 @@ function frequencyOf(i: number, size: number): number {
  * normalised face size) than a live one shot at the same framing.
  */
 function bandShares(power: Float64Array, size: number): Float64Array {
+  const { band } = spectrumGeometry(size);
   const sums = new Float64Array(FREQUENCY_BANDS.length);
   let total = 0;
-  for (let v = 0; v < size; v++) {
-    const fv = frequencyOf(v, size);
-    for (let u = 0; u < size; u++) {
-      const r = Math.hypot(frequencyOf(u, size), fv);
-      if (r < MIN_BAND_FREQUENCY) continue;
-      const p = power[v * size + u] ?? 0;
-      total += p;
-      for (let band = 0; band < FREQUENCY_BANDS.length; band++) {
-        const range = FREQUENCY_BANDS[band];
-        if (range && r >= range[0] && r < range[1]) sums[band] = (sums[band] ?? 0) + p;
-      }
-    }
+  for (let i = 0; i < size * size; i++) {
+    const b = band[i] ?? -1;
+    if (b < 0) continue;
+    const p = power[i] ?? 0;
+    total += p;
+    if (b < FREQUENCY_BANDS.length) sums[b] = (sums[b] ?? 0) + p;
   }
   return sums.map((s) => (total > 0 ? s / total : 0));
 }
@@ -409,21 +446,69 @@ function bandShares(power: Float64Array, size: number): Float64Array {
 /** Mean power of each integer radius ring (radius in FFT bins, 0..size/2). */
 function ringMeans(power: Float64Array, size: number): Float64Array {
   const half = size / 2;
+  const { ring } = spectrumGeometry(size);
   const sums = new Float64Array(half + 1);
   const counts = new Float64Array(half + 1);
-  for (let v = 0; v < size; v++) {
-    const fv = frequencyOf(v, size) * size;
-    for (let u = 0; u < size; u++) {
-      const k = Math.round(Math.hypot(frequencyOf(u, size) * size, fv));
-      if (k > half) continue;
-      sums[k] = (sums[k] ?? 0) + (power[v * size + u] ?? 0);
-      counts[k] = (counts[k] ?? 0) + 1;
-    }
+  for (let i = 0; i < size * size; i++) {
+    const k = ring[i] ?? 0;
+    if (k > half) continue;
+    sums[k] = (sums[k] ?? 0) + (power[i] ?? 0);
+    counts[k] = (counts[k] ?? 0) + 1;
   }
   return sums.map((s, k) => {
     const count = counts[k] ?? 0;
     return count > 0 ? s / count : 0;
   });
+}
+
+/** Per FFT bin of a size×size spectrum, what the spectral measures group it by (depends on the size alone). */
+interface SpectrumGeometry {
+  /** The FREQUENCY_BANDS index of the bin's radius, FREQUENCY_BANDS.length for none, -1 below MIN_BAND_FREQUENCY. */
+  readonly band: Int8Array;
+  /** The bin's radius in FFT bins, rounded. */
+  readonly ring: Int32Array;
+  /** The ring periodicPeakStrength compares the bin with; -1 for bins it leaves out. */
+  readonly peakRing: Int32Array;
+  /** How many bins each peak ring holds. */
+  readonly peakRingSizes: Int32Array;
+}
+
+const geometries = new Map<number, SpectrumGeometry>();
+
+function spectrumGeometry(size: number): SpectrumGeometry {
+  const known = geometries.get(size);
+  if (known) return known;
+  const n = size * size;
+  const band = new Int8Array(n);
+  const ring = new Int32Array(n);
+  const peakRing = new Int32Array(n).fill(-1);
+  const maxRing = Math.ceil((size / 2) * Math.SQRT2);
+  const peakRingSizes = new Int32Array(maxRing + 1);
+  for (let v = 0; v < size; v++) {
+    const fv = frequencyOf(v, size);
+    for (let u = 0; u < size; u++) {
+      const i = v * size + u;
+      const r = Math.hypot(frequencyOf(u, size), fv);
+      let b = r < MIN_BAND_FREQUENCY ? -1 : FREQUENCY_BANDS.length;
+      for (let k = 0; b >= 0 && k < FREQUENCY_BANDS.length; k++) {
+        const range = FREQUENCY_BANDS[k];
+        if (range && r >= range[0] && r < range[1]) b = k;
+      }
+      band[i] = b;
+      const fu = frequencyOf(u, size) * size;
+      const fvBins = fv * size;
+      ring[i] = Math.round(Math.hypot(fu, fvBins));
+      if (Math.abs(fu) <= 2 || Math.abs(fvBins) <= 2) continue;
+      const k = Math.round(Math.hypot(fu, fvBins));
+      if (k < size / 16) continue;
+      if (k > maxRing) throw new RangeError(`ring ${k} lies beyond the spectrum's corner ring ${maxRing}`);
+      peakRing[i] = k;
+      peakRingSizes[k] = (peakRingSizes[k] ?? 0) + 1;
+    }
+  }
+  const geometry = { band, ring, peakRing, peakRingSizes };
+  geometries.set(size, geometry);
+  return geometry;
 }
 
 /**
@@ -462,26 +547,22 @@ function spectralSlope(power: Float64Array, size: number): number {
  * (symmetric pairs, hence 8 = 4 peaks).
  */
 function periodicPeakStrength(power: Float64Array, size: number): number {
-  const half = size / 2;
-  const maxRing = Math.ceil(half * Math.SQRT2);
-  const rings: number[][] = Array.from({ length: maxRing + 1 }, () => []);
-  const ringOf = new Int32Array(size * size).fill(-1);
-  for (let v = 0; v < size; v++) {
-    const fv = frequencyOf(v, size) * size;
-    for (let u = 0; u < size; u++) {
-      const fu = frequencyOf(u, size) * size;
-      if (Math.abs(fu) <= 2 || Math.abs(fv) <= 2) continue;
-      const k = Math.round(Math.hypot(fu, fv));
-      if (k < size / 16) continue;
-      const ring = rings[k];
-      if (ring === undefined) throw new RangeError(`ring ${k} lies beyond the spectrum's corner ring ${maxRing}`);
-      ringOf[v * size + u] = k;
-      ring.push(power[v * size + u] ?? 0);
-    }
+  const { peakRing: ringOf, peakRingSizes: ringSizes } = spectrumGeometry(size);
+  // Each ring's bins gathered in one buffer (ring k from starts[k]), for its median.
+  const starts = new Int32Array(ringSizes.length + 1);
+  for (let k = 0; k < ringSizes.length; k++) starts[k + 1] = (starts[k] ?? 0) + (ringSizes[k] ?? 0);
+  const filled = starts.slice(0, ringSizes.length);
+  const values = new Float64Array(starts[ringSizes.length] ?? 0);
+  for (let i = 0; i < size * size; i++) {
+    const k = ringOf[i] ?? -1;
+    if (k < 0) continue;
+    values[filled[k] ?? 0] = power[i] ?? 0;
+    filled[k] = (filled[k] ?? 0) + 1;
   }
   // Rings under 8 bins are never read, so an empty ring's NaN median stays unused.
-  const medians = Float64Array.from(rings, (values) => median(values, 'mean'));
-  const ringSizes = Int32Array.from(rings, (values) => values.length);
+  const medians = Float64Array.from(ringSizes, (_, k) =>
+    median(values.subarray(starts[k] ?? 0, starts[k + 1] ?? 0), 'mean'),
+  );
   const top = new Float64Array(8); // the 8 largest ratios, descending
   for (let i = 0; i < size * size; i++) {
     const k = ringOf[i] ?? -1;

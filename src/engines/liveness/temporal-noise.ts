@@ -60,12 +60,12 @@ export function bandNoise(reference: LumaWindow, registration: Registration): nu
  */
 export function reencodingFloor(window: LumaWindow, table: Uint16Array | undefined): number {
   if (table === undefined) return MIN_FLOOR;
-  const again = requantised(window, table);
+  const change = requantised(window, table);
   // Clipped pixels (marked white or black in the window) are left out, as in the noise itself.
-  const change = Float32Array.from(again, (v, i) => {
+  for (let i = 0; i < change.length; i++) {
     const level = window.data[i] ?? 0;
-    return level <= 3 || level >= 252 ? Number.NaN : v - level;
-  });
+    change[i] = level <= 3 || level >= 252 ? Number.NaN : (change[i] ?? 0) - level;
+  }
   return Math.max(MIN_FLOOR, bandDeviation(window, change) ?? 0);
 }
 
@@ -75,24 +75,27 @@ export function reencodingFloor(window: LumaWindow, table: Uint16Array | undefin
  */
 function bandDeviation(reference: LumaWindow, map: Float32Array): number | undefined {
   const { width, height } = reference;
-  const inner = boxMeans(map, width, height, INNER);
-  const outer = boxMeans(map, width, height, OUTER);
+  const tables = summedAreas(map, width, height);
+  const inner = boxMeans(tables, width, height, INNER);
+  const outer = boxMeans(tables, width, height, OUTER);
   const smoothness = gradientMagnitude(reference);
-  const usable: number[] = [];
+  const usable = new Int32Array(inner.length);
+  let usableCount = 0;
   for (let i = 0; i < inner.length; i++) {
-    if (!Number.isNaN((inner[i] ?? Number.NaN) - (outer[i] ?? Number.NaN))) usable.push(i);
+    if (!Number.isNaN((inner[i] ?? Number.NaN) - (outer[i] ?? Number.NaN))) usable[usableCount++] = i;
   }
-  if (usable.length < 256) return undefined;
+  if (usableCount < 256) return undefined;
   // The smoother half: below the median gradient, the median read off a sample of the pixels.
-  const stride = Math.max(1, Math.floor(usable.length / 2048));
+  const stride = Math.max(1, Math.floor(usableCount / 2048));
   const sample = Float64Array.from(
-    { length: Math.floor(usable.length / stride) },
+    { length: Math.floor(usableCount / stride) },
     (_, k) => smoothness[usable[k * stride] ?? 0] ?? 0,
   ).sort();
   const limit = sample[Math.floor(sample.length * SMOOTH_SHARE)] ?? 0;
   let energy = 0;
   let count = 0;
-  for (const i of usable) {
+  for (let k = 0; k < usableCount; k++) {
+    const i = usable[k] ?? 0;
     if ((smoothness[i] ?? 0) > limit) continue;
     energy += ((inner[i] ?? 0) - (outer[i] ?? 0)) ** 2;
     count++;
@@ -117,11 +120,13 @@ export function temporalNoiseStatus(
   return measured.some((p) => p.noise < NOISE_MARGIN * p.floor) ? 'FAIL' : 'PASS';
 }
 
-/**
- * Mean over a side×side box around each pixel (odd sides centred), from summed-area tables; NaN where
- * the box holds a NaN or leaves the window.
- */
-function boxMeans(map: Float32Array, width: number, height: number, side: number): Float32Array {
+/** Summed-area tables of a map's values (NaN counted as 0) and of its NaN count, (width + 1) × (height + 1). */
+interface SummedAreas {
+  readonly sums: Float64Array;
+  readonly gaps: Float64Array;
+}
+
+function summedAreas(map: Float32Array, width: number, height: number): SummedAreas {
   const stride = width + 1;
   const sums = new Float64Array(stride * (height + 1));
   const gaps = new Float64Array(stride * (height + 1));
@@ -137,26 +142,44 @@ function boxMeans(map: Float32Array, width: number, height: number, side: number
       gaps[at] = (gaps[at - stride] ?? 0) + rowGaps;
     }
   }
+  return { sums, gaps };
+}
+
+/**
+ * Mean over a side×side box around each pixel (odd sides centred), from summed-area tables; NaN where
+ * the box holds a NaN or leaves the window.
+ */
+function boxMeans(tables: SummedAreas, width: number, height: number, side: number): Float32Array {
+  const { sums, gaps } = tables;
+  const stride = width + 1;
   const r = (side - 1) / 2;
-  const out = new Float32Array(map.length).fill(Number.NaN);
-  const box = (table: Float64Array, x: number, y: number) =>
-    (table[(y + r + 1) * stride + x + r + 1] ?? 0) -
-    (table[(y - r) * stride + x + r + 1] ?? 0) -
-    (table[(y + r + 1) * stride + x - r] ?? 0) +
-    (table[(y - r) * stride + x - r] ?? 0);
+  const out = new Float32Array(width * height).fill(Number.NaN);
   for (let y = r; y < height - r; y++) {
+    const below = (y + r + 1) * stride;
+    const above = (y - r) * stride;
     for (let x = r; x < width - r; x++) {
-      if (box(gaps, x, y) > 0) continue;
-      out[y * width + x] = box(sums, x, y) / (side * side);
+      const right = x + r + 1;
+      const left = x - r;
+      const holes =
+        (gaps[below + right] ?? 0) - (gaps[above + right] ?? 0) - (gaps[below + left] ?? 0) + (gaps[above + left] ?? 0);
+      if (holes > 0) continue;
+      const sum =
+        (sums[below + right] ?? 0) - (sums[above + right] ?? 0) - (sums[below + left] ?? 0) + (sums[above + left] ?? 0);
+      out[y * width + x] = sum / (side * side);
     }
   }
   return out;
 }
 
+/** gradientMagnitude per window: a frame's window is the reference of its floor and of its pair's noise. */
+const gradients = new WeakMap<LumaWindow, Float32Array>();
+
 /** Squared gradient of the window after a 3×3 mean (so noise does not make a smooth patch look textured). */
 function gradientMagnitude(w: LumaWindow): Float32Array {
+  const known = gradients.get(w);
+  if (known) return known;
   const { width, height } = w;
-  const smooth = boxMeans(w.data, width, height, 3);
+  const smooth = boxMeans(summedAreas(w.data, width, height), width, height, 3);
   const out = new Float32Array(w.data.length).fill(Number.POSITIVE_INFINITY);
   for (let y = 2; y < height - 2; y++) {
     for (let x = 2; x < width - 2; x++) {
@@ -166,5 +189,6 @@ function gradientMagnitude(w: LumaWindow): Float32Array {
         ((smooth[i + 1] ?? 0) - (smooth[i - 1] ?? 0)) ** 2 + ((smooth[i + width] ?? 0) - (smooth[i - width] ?? 0)) ** 2;
     }
   }
+  gradients.set(w, out);
   return out;
 }

@@ -4,7 +4,16 @@ import { Base64 } from '../../server/schemas/encrypted-request.js';
 /** Doc 3 C `validateRequest`. Only `documentImages` is required (the spec does not say; nothing is read without it). */
 export const ValidateRequest = Type.Object({
   encryptedDocument: Type.Optional(
-    Type.Object({}, { additionalProperties: true, description: 'free-form JSON of the capture SDK (chip data)' }),
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'free-form JSON of the capture SDK; chip data as `dg1`…`dg16`, `sod` (EF.SOD) and optional `dsCertificate` ' +
+          "(DER), each base64 of the file as read, or that object sealed as {key, iv, p} for 'document-validation' " +
+          '(docs/documents.md, Chip data); without these members the chip checks are NOT_PERFORMED',
+      },
+    ),
   ),
   documentImages: Type.Array(
     Type.Object({
@@ -91,7 +100,9 @@ export const ValidateResponse = Type.Object({
       description: 'the pages found (an MRZ read), cropped and deskewed, JPEG base64',
     }),
     opticalPortrait: Type.Optional(Type.String({ description: 'the face printed on the page, JPEG base64' })),
-    rfidPortrait: Type.Optional(Type.String({ description: "the chip's DG2 face; absent: chip data is not read" })),
+    rfidPortrait: Type.Optional(
+      Type.String({ description: "the chip's DG2 face as stored (JPEG base64); absent without DG2 or for JPEG 2000" }),
+    ),
   }),
   quality: Type.Object({ results: Type.Array(QualityResult) }),
   fields: Type.Object({

@@ -7,7 +7,9 @@ import { fromRequestImage } from '../../server/errors/request-image-error.js';
 import { mrzAnalysis, mrzDocumentFields } from './mrz-document-fields.js';
 import { opticalSecurity } from './mrz-security.js';
 import { opticalPortrait } from './optical-portrait.js';
-import type { ValidateRequest, ValidateResponse } from './schemas.js';
+import { chipFilesOf } from './chip-data.js';
+import { CHIP_NOT_PERFORMED, chipSecurity, overallFields } from './chip-security.js';
+import type { CheckValue, ValidateRequest, ValidateResponse } from './schemas.js';
 import type { DocumentValidationContext } from './validation-context.js';
 
 /** Pages per request: a passport's data page, an ID card's two sides, with room to spare. */
@@ -23,14 +25,16 @@ interface Page {
 /**
  * Validates a document from its page images: each page is read by the document engine (MRZ, page crop,
  * quality), its MRZ parsed and repaired (engines/document/mrz/), the printed portrait cut with the face
- * engine. Fields come from the MRZ only (`optical` and `rfid` stay empty: no visual-zone OCR and no chip
- * reading are built), so `overall` is the MRZ's; the chip checks are NOT_PERFORMED, whatever
- * `encryptedDocument` holds, and `rfidPortrait` is absent.
+ * engine. Chip data in `encryptedDocument` (chip-data.ts) is passively authenticated and DG1 compared with the
+ * page's MRZ (chip-security.ts): `fields.rfid` is DG1's, `images.rfidPortrait` DG2's face; without chip data
+ * every chip check is NOT_PERFORMED. `fields.optical` stays empty (no visual-zone OCR); `overall` combines the
+ * MRZ and the chip (the chip's values where it proved authentic).
  *
  * @example
  * const answer = await validateDocument(context, { documentImages: [{ image: base64Jpeg, pageIndex: 0 }] });
  * answer.fields.mrz.surname; // 'ERIKSSON'
- * @throws {ApiError} 400 for no page, too many, a repeated pageIndex, or an image that is not one
+ * @throws {ApiError} 400 for no page, too many, a repeated pageIndex, an image that is not one, or chip data
+ * that does not parse (a missing `sod`/`dg1`, bad base64, a sealed package that does not open, broken files)
  */
 export async function validateDocument(
   context: DocumentValidationContext,
@@ -45,6 +49,8 @@ export async function validateDocument(
     if (seen.has(pageIndex)) throw invalidValue(`pageIndex ${pageIndex} is given twice`);
     seen.add(pageIndex);
   }
+  // Chip data first: a malformed package is refused before any image is read.
+  const chipFiles = chipFilesOf(request.encryptedDocument, context.envelopeKey);
   const referenceDate = context.now();
   const pages: Page[] = [];
   for (const [i, { image, pageIndex }] of documentImages.entries()) {
@@ -57,6 +63,8 @@ export async function validateDocument(
   const best = read.find((p) => p.mrz.valid) ?? read[0];
   const mrzFields = best === undefined ? {} : mrzDocumentFields(best.mrz);
   const optical = opticalSecurity(read.map((p) => p.mrz));
+  const chip =
+    chipFiles === null ? null : chipSecurity(chipFiles, context.trustStore(), referenceDate, best?.mrz ?? null);
   const cropped = pages.flatMap((p) => (p.reading.page === null ? [] : [p.reading.page.jpeg]));
   const portrait = await opticalPortrait(context.faceEngine(), [
     ...cropped,
@@ -68,6 +76,7 @@ export async function validateDocument(
         reading.page === null ? [] : [{ image: Buffer.from(reading.page.jpeg).toString('base64'), pageIndex }],
       ),
       ...(portrait === null ? {} : { opticalPortrait: portrait.toString('base64') }),
+      ...(chip?.portrait === undefined ? {} : { rfidPortrait: chip.portrait }),
     },
     quality: {
       results: pages.map(({ reading: { quality }, pageIndex }) => ({
@@ -80,20 +89,17 @@ export async function validateDocument(
         pageIndex,
       })),
     },
-    fields: { overall: mrzFields, optical: {}, rfid: {}, mrz: mrzFields },
+    fields: {
+      overall: chip === null ? mrzFields : overallFields(mrzFields, chip.fields, chip.authentic),
+      optical: {},
+      rfid: chip?.fields ?? {},
+      mrz: mrzFields,
+    },
     security: {
-      rfid: {
-        basicAccessControl: 'NOT_PERFORMED',
-        activeAuthentication: 'NOT_PERFORMED',
-        chipAuthentication: 'NOT_PERFORMED',
-        pace: 'NOT_PERFORMED',
-        passiveAuthentication: 'NOT_PERFORMED',
-        overall: 'NOT_PERFORMED',
-      },
+      rfid: chip?.rfid ?? CHIP_NOT_PERFORMED,
       optical: { overall: optical.overall },
-      // The chip is not checked, so the overall result is the optical one (never a PASS the chip did not give).
-      overall: optical.overall,
-      reasons: optical.reasons,
+      overall: combinedSecurity(optical.overall, chip?.rfid.overall ?? 'NOT_PERFORMED'),
+      reasons: [...optical.reasons, ...(chip?.reasons ?? [])],
     },
     info: {
       documentType: pages.map(({ mrz, pageIndex }) =>
@@ -104,6 +110,13 @@ export async function validateDocument(
     },
     ...(best === undefined ? {} : { mrz: mrzAnalysis(best.mrz, best.pageIndex) }),
   };
+}
+
+/** FAIL when either part failed, PASS when one passed and none failed, else the optical verdict (nothing proven). */
+function combinedSecurity(optical: CheckValue, rfid: CheckValue): CheckValue {
+  if (optical === 'FAIL' || rfid === 'FAIL') return 'FAIL';
+  if (optical === 'PASS' || rfid === 'PASS') return 'PASS';
+  return optical;
 }
 
 function parseRead(lines: readonly string[] | null, referenceDate: Date): MrzRepairResult | null {

@@ -1,17 +1,18 @@
+import { importedVectors } from '../../biometric-matching/exported-templates.js';
 import { decodeBase64 } from '../../crypto/base64.js';
-import { ExportedTemplateError, type ExportedTemplateSealer } from '../../crypto/exported-template-sealing.js';
-import { dot, unitVector } from '../../lib/vectors.js';
+import type { ExportedTemplateSealer } from '../../crypto/exported-template-sealing.js';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
 import type { FaceEngine } from '../../engines/face/face-engine.js';
 import type { EmbeddingOptions } from '../../engines/face/face-pipeline.js';
+import { FACE_TEMPLATES } from '../../engines/face/face-template-family.js';
 import { selectSubjectFace } from '../../engines/face/face-selection.js';
-import { decodeTemplate, encodeTemplate, TemplateFormatError } from '../../engines/templates/template-codec.js';
+import type { TemplateVectors } from '../../engines/matching/template-family.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
 import { fromRequestImage } from '../../server/errors/request-image-error.js';
 import type { FaceSample, Workflow } from './schemas.js';
 
 /** Unit vectors of one face, per algorithm; an imported template has only its own algorithm's. */
-export type FaceVectors = Partial<Record<FaceAlgorithmName, Float32Array>>;
+export type FaceVectors = TemplateVectors<FaceAlgorithmName>;
 
 /**
  * The algorithm a workflow asks for (F500 when no workflow is given).
@@ -56,7 +57,7 @@ export async function faceVectors(
   const template = sample.import;
   if (template !== undefined) {
     if (image !== undefined) throw invalidValue(`${field}: give VISIBLE_FRONTAL or import, not both`);
-    return importedVectors(exports, template, field);
+    return importedVectors(exports, FACE_TEMPLATES, template, field);
   }
   if (image === undefined) {
     throw new ApiError(
@@ -74,30 +75,6 @@ export async function faceVectors(
   return vectors;
 }
 
-/** The vector of one algorithm, or a 400 naming what the sample lacks. */
-export function vectorFor(vectors: FaceVectors, algorithm: FaceAlgorithmName, field: string): Float32Array {
-  const vector = vectors[algorithm];
-  if (!vector) {
-    const held = Object.keys(vectors).join(', ');
-    throw invalidValue(`${field}: the template is of algorithm ${held}; it cannot be compared with ${algorithm}`);
-  }
-  return vector;
-}
-
-/**
- * A template in the export format: float32 (exact), sealed (a fresh IV each time), base64.
- *
- * @example
- * exportTemplate(exports, 'F500', vectors.F500); // 'VlBUUwE...'
- */
-export function exportTemplate(
-  exports: ExportedTemplateSealer,
-  algorithm: FaceAlgorithmName,
-  vector: Float32Array,
-): string {
-  return exports.seal(encodeTemplate({ modality: 'face', algorithm, vector })).toString('base64');
-}
-
 /** What the engine must compute to serve all the given algorithms at once (their views are prefixes of one another). */
 export function embeddingsFor(algorithms: readonly FaceAlgorithmName[]): EmbeddingOptions {
   const wanted = algorithms.map((a) => FACE_ALGORITHMS[a].embeddings);
@@ -106,26 +83,4 @@ export function embeddingsFor(algorithms: readonly FaceAlgorithmName[]): Embeddi
     wanted[0]?.views ?? [],
   );
   return { views, description: wanted.some((e) => e.description) };
-}
-
-function importedVectors(exports: ExportedTemplateSealer, base64: string, field: string): FaceVectors {
-  let template;
-  try {
-    template = decodeTemplate(exports.open(decodeBase64(base64, `${field}.import`)));
-  } catch (error) {
-    if (error instanceof ExportedTemplateError || error instanceof TemplateFormatError)
-      throw invalidValue(`${field}.import: ${error.message}`);
-    throw error;
-  }
-  if (template.modality !== 'face')
-    throw invalidValue(`${field}.import: a ${template.modality} template cannot be used for face matching`);
-  const algorithm = FACE_ALGORITHM_NAMES.find((name) => name === template.algorithm);
-  if (!algorithm) throw invalidValue(`${field}.import: unknown face algorithm '${template.algorithm}'`);
-  if (template.vector.length !== FACE_ALGORITHMS[algorithm].dimensions) {
-    throw invalidValue(
-      `${field}.import: an ${algorithm} template has ${FACE_ALGORITHMS[algorithm].dimensions} dimensions, not ${template.vector.length}`,
-    );
-  }
-  if (!(dot(template.vector, template.vector) > 0)) throw invalidValue(`${field}.import: the template vector is zero`);
-  return { [algorithm]: unitVector(template.vector) };
 }

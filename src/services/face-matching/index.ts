@@ -1,10 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { fuseForIdentification, fuseScores } from '../../engines/scoring/fusion.js';
-import { customerScopeOf } from '../../server/access/customer-scope.js';
-import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
-import { addVersionRoute } from '../../server/version-route.js';
-import { compareFaces, verifyFace } from './comparison.js';
+import { compareSamples, verifySample } from '../../biometric-matching/comparison.js';
 import {
   addEncounter,
   addEncounters,
@@ -13,31 +9,33 @@ import {
   encounterIds,
   maxEncounters,
   updateEncounter,
-} from './encounter-cache.js';
-import { identifyInCache } from './identification.js';
+} from '../../biometric-matching/encounter-cache.js';
+import { addFuseScoresForIdentificationRoute, addFuseScoresRoute } from '../../biometric-matching/fusion-routes.js';
+import { identifyInCache } from '../../biometric-matching/identification.js';
+import {
+  CacheParams,
+  ConfirmResponse,
+  DeleteBody,
+  EmptyResponse,
+  ExportResponse,
+  IdentifyResponse,
+  IdListResponse,
+  IdResponse,
+  ScoreResponse,
+  TextResponse,
+} from '../../biometric-matching/schemas.js';
+import { customerScopeOf } from '../../server/access/customer-scope.js';
+import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
+import { addVersionRoute } from '../../server/version-route.js';
 import { FACE_MATCHING, faceMatchingContext } from './matching-context.js';
 import {
   AddBatchBody,
   AddBody,
   AlgorithmExportResponse,
-  CacheParams,
   CompareBody,
-  ConfirmResponse,
-  DeleteBody,
-  EmptyResponse,
   ExportBody,
-  ExportResponse,
-  FuseScoresBody,
-  FuseScoresForIdentificationBody,
   IdentifyBody,
   IdentifyPartialBody,
-  IdentifyResponse,
-  IdListResponse,
-  IdResponse,
-  ScoreFusedResponse,
-  ScoreResponse,
-  ScoresFusedResponse,
-  TextResponse,
   VerifyBody,
 } from './schemas.js';
 import { exportAlgorithmTemplates, exportFaceTemplate } from './template-export.js';
@@ -45,8 +43,9 @@ import { exportAlgorithmTemplates, exportFaceTemplate } from './template-export.
 const TEXT = 'text/plain; charset=utf-8';
 
 /**
- * The routes: schemas and one call each into the domain modules (encounter-cache, identification, ...); every
- * call on a cache acts in the caller's customer scope.
+ * The routes: schemas and one call each into the domain modules (the shared ones of src/biometric-matching/:
+ * encounter-cache, identification, comparison, fusion routes; this folder's template export); every call on a
+ * cache acts in the caller's customer scope.
  */
 function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -180,29 +179,8 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
     async (request) => ({ export: { VISIBLE_FRONTAL: await exportAlgorithmTemplates(matching, request.body) } }),
   );
 
-  scope.post(
-    '/fuseScores',
-    {
-      schema: {
-        summary: 'Fuses scoreFmr values of independent modalities (sum)',
-        body: FuseScoresBody,
-        response: ScoreFusedResponse,
-      },
-    },
-    (request) => ({ scoreFused: fuseScores(request.body.scores) }),
-  );
-
-  scope.post(
-    '/fuseScoresForIdentification',
-    {
-      schema: {
-        summary: 'Per candidate: FPIR-scale fusion of 1:N scores',
-        body: FuseScoresForIdentificationBody,
-        response: ScoresFusedResponse,
-      },
-    },
-    (request) => ({ scoresFused: request.body.scores.map((candidate) => fuseForIdentification(candidate)) }),
-  );
+  addFuseScoresRoute(app);
+  addFuseScoresForIdentificationRoute(app);
 
   scope.post(
     '/compare',
@@ -213,7 +191,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: ScoreResponse,
       },
     },
-    (request) => compareFaces(matching, request.body),
+    (request) => compareSamples(matching, request.body),
   );
 
   scope.post(
@@ -226,7 +204,7 @@ function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): vo
         response: ScoreResponse,
       },
     },
-    (request) => verifyFace(matching, customerScopeOf(request), request.params.cacheName, request.body),
+    (request) => verifySample(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 }
 

@@ -1,27 +1,20 @@
-import type { ExportedTemplateSealer } from '../../crypto/exported-template-sealing.js';
+import type { MatchingContext } from '../../biometric-matching/matching-context.js';
 import type { FaceAlgorithmName } from '../../engines/face/algorithms.js';
+import { FACE_TEMPLATES } from '../../engines/face/face-template-family.js';
+import { CacheGalleries } from '../../engines/matching/cache-galleries.js';
 import type { ServiceDependencies } from '../../server/service-definition.js';
 import { biometricEncountersRepository } from '../../store/biometric-encounters.js';
-import { CacheGalleries } from './cache-galleries.js';
-import { faceVectors, type FaceVectors } from './face-samples.js';
-import type { FaceSample } from './schemas.js';
+import { algorithmOf, faceVectors } from './face-samples.js';
+import type { FaceSample, Workflow } from './schemas.js';
 
-/** The service name: the version route's and the sealing context's. */
+/** The service name: the version route's, the store's and the sealing context's. */
 export const FACE_MATCHING = 'face-matching';
 
 /**
- * What the face-matching domain functions work with: every customer's caches (the functions take the caller's
- * customer scope and reach only its caches), their limits and the face engine.
+ * What the face-matching domain functions (the shared ones of src/biometric-matching/ and this folder's)
+ * work with: every customer's caches, their limits and the face engine.
  */
-export interface FaceMatchingContext {
-  readonly caches: CacheGalleries;
-  /** Most encounters a cache of this name may hold, in each customer's namespace. */
-  limitOf(cacheName: string): number;
-  /** Seals the templates `/export` answers and opens imported ones. */
-  readonly exports: ExportedTemplateSealer;
-  /** Unit vectors of a sample for the given algorithms ({@link faceVectors}); `field` names it in errors. */
-  vectors(sample: FaceSample, field: string, algorithms: readonly FaceAlgorithmName[]): Promise<FaceVectors>;
-}
+export type FaceMatchingContext = MatchingContext<FaceAlgorithmName, FaceSample, Workflow>;
 
 /**
  * Builds the face-matching context from the server's dependencies.
@@ -37,10 +30,14 @@ export function faceMatchingContext(deps: ServiceDependencies): FaceMatchingCont
       (customer) => biometricEncountersRepository(deps.store.db, FACE_MATCHING, customer),
       deps.templateSealer,
       FACE_MATCHING,
+      FACE_TEMPLATES,
     ),
     limitOf: (cacheName) => config.faceCacheLimits.get(cacheName) ?? config.faceCacheLimit,
     exports: deps.exportedTemplateSealer,
     vectors: (sample, field, algorithms) =>
       faceVectors(deps.faceEngine(), deps.exportedTemplateSealer, sample, field, algorithms),
+    algorithmOf,
+    calibrated: (algorithm, score) => FACE_TEMPLATES.calibrated(algorithm, score),
+    hasRawSample: (sample) => sample.VISIBLE_FRONTAL !== undefined,
   };
 }

@@ -1,6 +1,7 @@
-import { FACE_ALGORITHM_NAMES } from '../../engines/face/algorithms.js';
+import { exportTemplate, vectorFor } from '../../biometric-matching/exported-templates.js';
+import { FACE_TEMPLATES } from '../../engines/face/face-template-family.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
-import { algorithmOf, exportTemplate, vectorFor } from './face-samples.js';
+import { algorithmOf } from './face-samples.js';
 import type { FaceMatchingContext } from './matching-context.js';
 import type { ExportBody, FaceSample } from './schemas.js';
 
@@ -15,6 +16,7 @@ export async function exportFaceTemplate(matching: FaceMatchingContext, body: Ex
   const sample = imageOnly(body.encounter, 'encounter');
   return exportTemplate(
     matching.exports,
+    FACE_TEMPLATES,
     algorithm,
     vectorFor(await matching.vectors(sample, 'encounter', [algorithm]), algorithm, 'encounter'),
   );
@@ -31,10 +33,15 @@ export async function exportAlgorithmTemplates(
   matching: FaceMatchingContext,
   body: ExportBody,
 ): Promise<Record<string, string>> {
-  const found = await matching.vectors(imageOnly(body.encounter, 'encounter'), 'encounter', FACE_ALGORITHM_NAMES);
+  const found = await matching.vectors(imageOnly(body.encounter, 'encounter'), 'encounter', FACE_TEMPLATES.algorithms);
   const byAlgorithm: Record<string, string> = {};
-  for (const algorithm of FACE_ALGORITHM_NAMES)
-    byAlgorithm[algorithm] = exportTemplate(matching.exports, algorithm, vectorFor(found, algorithm, 'encounter'));
+  for (const algorithm of FACE_TEMPLATES.algorithms)
+    byAlgorithm[algorithm] = exportTemplate(
+      matching.exports,
+      FACE_TEMPLATES,
+      algorithm,
+      vectorFor(found, algorithm, 'encounter'),
+    );
   return byAlgorithm;
 }
 

@@ -91,7 +91,7 @@ export async function assessDevice(
 
   const policy = await ctx.devicePolicies.get(customer);
   const anomaly = scoreBrowserSignals(signals);
-  const ip = ctx.ipData.lookup(profile.ip);
+  const ip = await ctx.ipData.lookup(profile.ip);
   const visitorId = signals.fingerprint?.visitorId;
   const deviceHash = visitorId === undefined ? undefined : sha256Hex(`device-fingerprint:${visitorId}`);
   const history =

@@ -13,6 +13,7 @@ import { deviceContext } from './device-context.js';
 import { deviceRoutes } from './device-routes.js';
 import { enrollmentFlow } from './enrollment.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
+import { guidanceQuota } from './guidance-quota.js';
 import { registrationCodeThrottle } from './registration-code-throttle.js';
 import { onboardingContext } from './onboarding-context.js';
 import { sessionAccessVerifier } from './session-access.js';
@@ -37,12 +38,15 @@ export const onboardingService: ServiceDefinition = {
   authentication: 'onboarding',
   // A QR session's credentials also open the capture app's live guidance (face liveness's /analyze).
   issuedCredentials: (deps) =>
-    sessionCallerOnOtherServices({
-      sessions: onboardingSessionsRepository(deps.store.db),
-      customers: customersRepository(deps.store.db),
-      events: onboardingEventsRepository(deps.store.db),
-      now: () => new Date(),
-    }),
+    sessionCallerOnOtherServices(
+      {
+        sessions: onboardingSessionsRepository(deps.store.db),
+        customers: customersRepository(deps.store.db),
+        events: onboardingEventsRepository(deps.store.db),
+        now: () => new Date(),
+      },
+      guidanceQuota(deps.config.sessionGuidanceMax),
+    ),
   plugin: async (app, deps) => {
     addVersionRoute(app, 'onboarding');
     const customers = customersRepository(deps.store.db);

@@ -5,6 +5,7 @@ import { clientError } from '../../server/errors/api-error.js';
 import type { OnboardingSession, SessionMethod, SessionState } from '../../store/onboarding-sessions.js';
 import { sessionAccessVerifier } from './session-access.js';
 import type { SessionContext } from './session-context.js';
+import type { GuidanceQuota } from './guidance-quota.js';
 import { sameHex } from './session-credentials.js';
 
 /** What a call made with a session's credentials may do, and what its answer moves the session to. */
@@ -183,15 +184,16 @@ const OTHER_SERVICE_RULES: ReadonlyMap<string, readonly SessionState[]> = new Ma
  * customer's credential check, `issuedCredentials` of the service definition): on a route of
  * {@link OTHER_SERVICE_RULES}, a valid session key and accessToken (session-access.ts: 401 otherwise) act
  * for the session's customer while the session is at its face step (403 before it, recorded in the audit
- * log). Elsewhere, and for any other key, it answers undefined: the customer's check then refuses a session
+ * log), for at most `guidance.max` frames of the session (429 after them, the first refusal audit-logged). Elsewhere, and for any other key, it answers undefined: the customer's check then refuses a session
  * key (401).
  *
  * @example
- * onboardingService.issuedCredentials = (deps) => sessionCallerOnOtherServices(context);
+ * onboardingService.issuedCredentials = (deps) => sessionCallerOnOtherServices(context, guidanceQuota(120));
  * await check(request); // { kind: 'customer', customer: 'acme' } for the session's /face-liveness/analyze
  */
 export function sessionCallerOnOtherServices(
   ctx: Pick<SessionContext, 'sessions' | 'customers' | 'events' | 'now'>,
+  guidance: GuidanceQuota,
 ): CheckIssuedCredentials {
   const verifySession = sessionAccessVerifier(ctx);
   return async (request) => {
@@ -211,6 +213,20 @@ export function sessionCallerOnOtherServices(
         detail: why,
       });
       throw clientError(403, why);
+    }
+    const counted = guidance.take(session.tokenHash, session.accessExpiresAt ?? session.expiresAt);
+    if (counted !== 'granted') {
+      const why = `${route}: this QR session's ${guidance.max} live-guidance frames are used up; take the photos`;
+      // The first refusal only: a client that keeps sending would otherwise fill the audit log.
+      if (counted === 'exhausted')
+        await ctx.events.record({
+          customer: session.customer,
+          username: session.username,
+          event: `session ${route}`,
+          outcome: 'refused',
+          detail: why,
+        });
+      throw clientError(429, why);
     }
     return { kind: 'customer', customer: session.customer };
   };

@@ -131,6 +131,7 @@ describe('envelope purposes (issue 14 item 5: no decryption oracle)', () => {
   it('names the purposes in one typed list', () => {
     assert.deepEqual([...ENVELOPE_PURPOSES].sort(), [
       'document-autocapture',
+      'document-validation',
       'face-analysis',
       'face-liveness',
       'onboarding',

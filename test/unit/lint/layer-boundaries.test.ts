@@ -35,6 +35,17 @@ test('the layer-boundary rule allows the arrows of docs/architecture.md', () => 
       { code: "import { x } from '../store/server-keys.js';", filename: file('crypto/a.ts'), options },
       { code: "import { x } from '../lib/seeded-random.js';", filename: file('client/a.ts'), options },
       { code: "import { x } from 'node:path';", filename: file('lib/a.ts'), options },
+      {
+        code: "import { x } from '../../biometric-matching/encounter-cache.js';",
+        filename: file('services/voice-matching/a.ts'),
+        options,
+      },
+      {
+        code: "import { x } from '../server/errors/api-error.js';",
+        filename: file('biometric-matching/a.ts'),
+        options,
+      },
+      { code: "import { x } from '../engines/matching/a.js';", filename: file('biometric-matching/a.ts'), options },
     ],
     invalid: [
       {
@@ -79,6 +90,18 @@ test('the layer-boundary rule allows the arrows of docs/architecture.md', () => 
         options,
         errors: [{ message: /lib\/ may import only lib\// }],
       },
+      {
+        code: "import { x } from '../services/face-matching/schemas.js';",
+        filename: file('biometric-matching/a.ts'),
+        options,
+        errors: [{ message: /biometric-matching\/ imports services\// }],
+      },
+      {
+        code: "import { x } from '../../biometric-matching/cache-name.js';",
+        filename: file('engines/matching/a.ts'),
+        options,
+        errors: [{ message: /engines\/ imports biometric-matching\// }],
+      },
     ],
   });
 });
@@ -97,11 +120,11 @@ test("the project's own lint refuses a cross-service import and an engine import
   };
   const crossService = await lint(
     "import { enrollmentFlow } from '../onboarding/enrollment.js';\nexport const flow = enrollmentFlow;\n",
-    'src/services/face-matching/cache-name.ts',
+    'src/services/face-matching/template-export.ts',
   );
   assert.deepEqual(crossService, [
     "service 'face-matching' imports service 'onboarding': services never import each other; " +
-      'move the shared code down into engines/, store/, crypto/ or lib/',
+      'move the shared code down into engines/, store/, crypto/, lib/ or biometric-matching/',
   ]);
   const engineToServer = await lint(
     "import { loadConfig } from '../../server/config.js';\nexport const load = loadConfig;\n",

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadAsnTable } from '../../../../src/engines/device/asn-table.js';
+import { LINES_PER_SLICE, loadAsnTable, loadAsnTableInBackground } from '../../../../src/engines/device/asn-table.js';
 import {
   ipRangeSet,
   ipToBigInt,
@@ -86,6 +86,24 @@ describe('network owners', () => {
     assert.throws(() => loadAsnTable(v4, v6), /v4\.csv:1/);
   });
 
+  it('loads the same table in the background, in slices, and rejects a malformed line with its place', async () => {
+    const v4 = join(dir, 'bg-v4.csv');
+    const v6 = join(dir, 'bg-v6.csv');
+    // 2.5 slices of ranges /24 apart, owner 64500 + (i mod 7), and one IPv6 range.
+    const lines = Array.from({ length: 2.5 * LINES_PER_SLICE }, (_, i) => {
+      const start = 16_777_216 + i * 256;
+      return `${start},${start + 255},${64_500 + (i % 7)},Net ${i % 7}`;
+    });
+    writeFileSync(v4, `${lines.join('\n')}\n`);
+    writeFileSync(v6, `${(0x20010db8n << 96n).toString()},${((0x20010db8n << 96n) | 0xffffn).toString()},64502,V6\n`);
+    const table = await loadAsnTableInBackground(v4, v6);
+    assert.deepEqual(table.size, loadAsnTable(v4, v6).size);
+    assert.deepEqual(table.lookup('1.0.4.7'), { asn: 64504, organization: 'Net 4' });
+    assert.deepEqual(table.lookup('2001:db8::1'), { asn: 64502, organization: 'V6' });
+    writeFileSync(v4, `${lines.slice(0, LINES_PER_SLICE + 5).join('\n')}\n1,2,x,bad\n`);
+    await assert.rejects(loadAsnTableInBackground(v4, v6), new RegExp(`bg-v4\\.csv:${LINES_PER_SLICE + 6}`));
+  });
+
   it('classifies VPN services and hosting networks by owner', () => {
     assert.equal(networkKind({ asn: 209103, organization: 'Proton AG' }), 'vpn');
     assert.equal(networkKind({ asn: 16509, organization: 'Amazon.com, Inc.' }), 'hosting');
@@ -98,22 +116,40 @@ describe('network owners', () => {
 describe('the shipped IP data (@ip-location-db, CC0 and CC BY 4.0)', () => {
   const data = ipIntelligence({});
 
-  it('locates a known address and names its network', () => {
-    const facts = data.lookup('::ffff:81.2.69.142');
+  // First in the file: this lookup is the one that loads the process's shipped ASN table.
+  it('loads the ASN table on the first lookup without blocking the event loop', async () => {
+    const pending = data.lookup('8.8.8.8');
+    // Turns of the event loop taken while the table loads (a synchronous load would allow none).
+    let turns = 0;
+    let loaded = false;
+    const tick = () => {
+      if (loaded) return;
+      turns += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const facts = await pending;
+    loaded = true;
+    assert.equal(facts.network?.asn, 15169);
+    assert.ok(turns >= 10, `the event loop turned ${turns} times during the load`);
+  });
+
+  it('locates a known address and names its network', async () => {
+    const facts = await data.lookup('::ffff:81.2.69.142');
     assert.equal(facts.ip, '81.2.69.142');
     assert.equal(facts.country, 'GB');
     assert.deepEqual(facts.network, { asn: 20712, organization: 'Andrews & Arnold Ltd' });
     assert.equal(facts.city, undefined, 'country data only');
-    const google = data.lookup('8.8.8.8');
+    const google = await data.lookup('8.8.8.8');
     assert.equal(google.country, 'US');
     assert.equal(google.network?.asn, 15169);
     assert.equal(networkKind(google.network ?? { asn: 0, organization: '' }), 'hosting');
-    assert.equal(data.lookup('2001:4860:4860::8888').country, 'US');
+    assert.equal((await data.lookup('2001:4860:4860::8888')).country, 'US');
   });
 
-  it('looks nothing up for documentation and private ranges (the data has stray entries for some)', () => {
-    assert.deepEqual(data.lookup('203.0.113.5'), { ip: '203.0.113.5', routable: false });
-    assert.deepEqual(data.lookup('10.0.0.1'), { ip: '10.0.0.1', routable: false });
+  it('looks nothing up for documentation and private ranges (the data has stray entries for some)', async () => {
+    assert.deepEqual(await data.lookup('203.0.113.5'), { ip: '203.0.113.5', routable: false });
+    assert.deepEqual(await data.lookup('10.0.0.1'), { ip: '10.0.0.1', routable: false });
   });
 
   it('refuses a configured file that is not an MMDB database', () => {

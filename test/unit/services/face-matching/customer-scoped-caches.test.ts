@@ -3,11 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { exportedTemplateSealer } from '../../../../src/crypto/exported-template-sealing.js';
 import { templateSealer } from '../../../../src/crypto/template-sealing.js';
-import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES } from '../../../../src/engines/face/algorithms.js';
-import { encodeTemplate } from '../../../../src/engines/templates/template-codec.js';
-import { ApiError } from '../../../../src/server/errors/api-error.js';
-import { CacheGalleries } from '../../../../src/services/face-matching/cache-galleries.js';
-import { verifyFace } from '../../../../src/services/face-matching/comparison.js';
+import { verifySample as verifyFace } from '../../../../src/biometric-matching/comparison.js';
 import {
   addEncounter,
   addEncounters,
@@ -15,9 +11,14 @@ import {
   dropCache,
   encounterIds,
   updateEncounter,
-} from '../../../../src/services/face-matching/encounter-cache.js';
-import type { FaceVectors } from '../../../../src/services/face-matching/face-samples.js';
-import { identifyInCache } from '../../../../src/services/face-matching/identification.js';
+} from '../../../../src/biometric-matching/encounter-cache.js';
+import { identifyInCache } from '../../../../src/biometric-matching/identification.js';
+import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES } from '../../../../src/engines/face/algorithms.js';
+import { FACE_TEMPLATES } from '../../../../src/engines/face/face-template-family.js';
+import { CacheGalleries } from '../../../../src/engines/matching/cache-galleries.js';
+import { encodeTemplate } from '../../../../src/engines/templates/template-codec.js';
+import { ApiError } from '../../../../src/server/errors/api-error.js';
+import { algorithmOf, type FaceVectors } from '../../../../src/services/face-matching/face-samples.js';
 import type { FaceMatchingContext } from '../../../../src/services/face-matching/matching-context.js';
 import type { FaceSample } from '../../../../src/services/face-matching/schemas.js';
 import type {
@@ -105,10 +106,13 @@ function fakeMatching(limits: Record<string, number> = {}) {
   const store = new FakeStore();
   const sealer = templateSealer(randomBytes(32));
   const matching: FaceMatchingContext = {
-    caches: new CacheGalleries((customer) => store.repository(customer), sealer, 'face-matching'),
+    caches: new CacheGalleries((customer) => store.repository(customer), sealer, 'face-matching', FACE_TEMPLATES),
     limitOf: (cacheName) => limits[cacheName] ?? 100,
     exports: exportedTemplateSealer(randomBytes(32)),
     vectors: (sample: FaceSample) => Promise.resolve(vectorsAlong(Number(sample.VISIBLE_FRONTAL))),
+    algorithmOf,
+    calibrated: (algorithm, score) => FACE_TEMPLATES.calibrated(algorithm, score),
+    hasRawSample: (sample) => sample.VISIBLE_FRONTAL !== undefined,
   };
   return { matching, store, sealer };
 }

@@ -1,5 +1,5 @@
-import { invalidValue } from '../../server/errors/api-error.js';
-import type { CacheRef } from './cache-galleries.js';
+import { invalidValue } from '../server/errors/api-error.js';
+import type { CacheRef } from '../engines/matching/cache-galleries.js';
 
 const CACHE_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 

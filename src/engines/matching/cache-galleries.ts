@@ -1,9 +1,8 @@
 import type { TemplateSealer } from '../../crypto/template-sealing.js';
-import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from '../../engines/face/algorithms.js';
-import { VectorGallery } from '../../engines/matching/vector-gallery.js';
-import { decodeTemplate, encodeTemplate } from '../../engines/templates/template-codec.js';
-import type { BiometricEncountersRepository, EncounterTemplates } from '../../store/biometric-encounters.js';
-import type { FaceVectors } from './face-samples.js';
+import { decodeTemplate, encodeTemplate } from '../templates/template-codec.js';
+import type { EncounterRepository, SealedEncounter } from './encounter-repository.js';
+import { familyAlgorithm, type TemplateFamily, type TemplateVectors } from './template-family.js';
+import { VectorGallery } from './vector-gallery.js';
 
 /**
  * A cache as a call names it: the customer scope of the call (src/server/access/customer-scope.ts) and the
@@ -15,48 +14,51 @@ export interface CacheRef {
 }
 
 /** A cache as held in memory: one gallery per algorithm, and the encounters that could not be read. */
-export interface LoadedCache {
+export interface LoadedCache<A extends string = string> {
   readonly generation: number;
-  readonly galleries: ReadonlyMap<FaceAlgorithmName, VectorGallery>;
+  readonly galleries: ReadonlyMap<A, VectorGallery>;
   /** Every encounter id of the cache. */
   readonly ids: ReadonlySet<string>;
   /** Encounters whose stored template did not open or decode, with why. */
   readonly unreadable: ReadonlyMap<string, string>;
 }
 
-interface MutableCache {
+interface MutableCache<A extends string> {
   generation: number;
-  galleries: Map<FaceAlgorithmName, VectorGallery>;
+  galleries: Map<A, VectorGallery>;
   ids: Set<string>;
   unreadable: Map<string, string>;
 }
 
 /**
- * The face-matching caches of every customer: stored sealed in the database (the source of truth, shared by
- * replicas) and mirrored in memory as contiguous galleries for fast search, each under its (customer, name)
- * pair. Every read checks the cache's generation in the store and reloads when another process changed it;
- * this process's own changes are applied in place.
+ * The caches of one matching service (face or voice: `family` says which algorithms) for every customer:
+ * stored sealed in the database (the source of truth, shared by replicas) and mirrored in memory as
+ * contiguous galleries for fast search, one per algorithm, each cache under its (customer, name) pair. Every
+ * read checks the cache's generation in the store and reloads when another process changed it; this
+ * process's own changes are applied in place.
  *
  * @example
  * const caches = new CacheGalleries((customer) => biometricEncountersRepository(db, 'face-matching', customer),
- *   sealer, 'face-matching');
+ *   sealer, 'face-matching', FACE_TEMPLATES);
  * const staff = { customer: 'acme', name: 'staff' };
  * await caches.add(staff, [{ id: 'alice', vectors: { F200: v200, F500: v500 } }], 10_000);
  * const { galleries } = await caches.fresh(staff);
  */
-export class CacheGalleries {
-  private readonly caches = new Map<string, MutableCache>();
-  private readonly loading = new Map<string, Promise<MutableCache>>();
+export class CacheGalleries<A extends string> {
+  private readonly caches = new Map<string, MutableCache<A>>();
+  private readonly loading = new Map<string, Promise<MutableCache<A>>>();
 
   constructor(
     /** The store's caches of one customer. */
-    private readonly repositoryOf: (customer: string) => BiometricEncountersRepository,
+    private readonly repositoryOf: (customer: string) => EncounterRepository,
     private readonly sealer: TemplateSealer,
+    /** The service name: part of every sealing context, so no template opens in another service's cache. */
     private readonly service: string,
+    readonly family: TemplateFamily<A>,
   ) {}
 
   /** The cache as the store holds it now. */
-  async fresh(cache: CacheRef): Promise<LoadedCache> {
+  async fresh(cache: CacheRef): Promise<LoadedCache<A>> {
     const generation = (await this.repositoryOf(cache.customer).generation(cache.name)) ?? 0;
     const held = this.caches.get(keyOf(cache));
     if (held && held.generation >= generation) return held;
@@ -64,7 +66,7 @@ export class CacheGalleries {
   }
 
   /** Adds encounters (all or none); the outcome of the store decides. */
-  async add(cache: CacheRef, encounters: ReadonlyArray<{ id: string; vectors: FaceVectors }>, limit: number) {
+  async add(cache: CacheRef, encounters: ReadonlyArray<{ id: string; vectors: TemplateVectors<A> }>, limit: number) {
     const outcome = await this.repositoryOf(cache.customer).add(
       cache.name,
       encounters.map((e) => this.seal(cache, e.id, e.vectors)),
@@ -75,7 +77,7 @@ export class CacheGalleries {
     return outcome;
   }
 
-  async replace(cache: CacheRef, id: string, vectors: FaceVectors) {
+  async replace(cache: CacheRef, id: string, vectors: TemplateVectors<A>) {
     const outcome = await this.repositoryOf(cache.customer).replace(cache.name, this.seal(cache, id, vectors));
     if (outcome.kind === 'updated') {
       this.applyInPlace(cache, outcome.generation, (c) => {
@@ -107,7 +109,7 @@ export class CacheGalleries {
    * Applies a change made by this process if the memory copy was current just before it; otherwise
    * the next read reloads.
    */
-  private applyInPlace(cache: CacheRef, generation: number, change: (c: MutableCache) => void): void {
+  private applyInPlace(cache: CacheRef, generation: number, change: (c: MutableCache<A>) => void): void {
     const key = keyOf(cache);
     const held = this.caches.get(key);
     if (held && held.generation === generation - 1) {
@@ -118,7 +120,7 @@ export class CacheGalleries {
     }
   }
 
-  private reload(cache: CacheRef): Promise<MutableCache> {
+  private reload(cache: CacheRef): Promise<MutableCache<A>> {
     const key = keyOf(cache);
     let pending = this.loading.get(key);
     if (!pending) {
@@ -128,12 +130,12 @@ export class CacheGalleries {
     return pending;
   }
 
-  private async load(cache: CacheRef): Promise<MutableCache> {
+  private async load(cache: CacheRef): Promise<MutableCache<A>> {
     const { generation, templates } = await this.repositoryOf(cache.customer).load(cache.name);
-    const loaded: MutableCache = { generation, galleries: new Map(), ids: new Set(), unreadable: new Map() };
+    const loaded: MutableCache<A> = { generation, galleries: new Map(), ids: new Set(), unreadable: new Map() };
     for (const stored of templates) {
       loaded.ids.add(stored.encounterId);
-      const algorithm = FACE_ALGORITHM_NAMES.find((a) => a === stored.algorithm);
+      const algorithm = familyAlgorithm(this.family, stored.algorithm);
       try {
         if (!algorithm) throw new Error(`unknown algorithm ${stored.algorithm}`);
         const template = decodeTemplate(
@@ -155,36 +157,36 @@ export class CacheGalleries {
     return loaded;
   }
 
-  private put(c: MutableCache, id: string, vectors: FaceVectors): void {
+  private put(c: MutableCache<A>, id: string, vectors: TemplateVectors<A>): void {
     c.ids.add(id);
-    for (const algorithm of FACE_ALGORITHM_NAMES) {
+    for (const algorithm of this.family.algorithms) {
       const vector = vectors[algorithm];
       if (vector) this.galleryOf(c, algorithm).add(id, vector);
     }
   }
 
-  private drop(c: MutableCache, id: string): void {
+  private drop(c: MutableCache<A>, id: string): void {
     c.ids.delete(id);
     c.unreadable.delete(id);
     for (const gallery of c.galleries.values()) gallery.remove(id);
   }
 
-  private galleryOf(c: MutableCache, algorithm: FaceAlgorithmName): VectorGallery {
+  private galleryOf(c: MutableCache<A>, algorithm: A): VectorGallery {
     let gallery = c.galleries.get(algorithm);
     if (!gallery) {
-      gallery = new VectorGallery(FACE_ALGORITHMS[algorithm].dimensions, 'int8');
+      gallery = new VectorGallery(this.family.dimensions(algorithm), 'int8');
       c.galleries.set(algorithm, gallery);
     }
     return gallery;
   }
 
-  private seal(cache: CacheRef, id: string, vectors: FaceVectors): EncounterTemplates {
+  private seal(cache: CacheRef, id: string, vectors: TemplateVectors<A>): SealedEncounter {
     return {
       id,
-      templates: FACE_ALGORITHM_NAMES.flatMap((algorithm) => {
+      templates: this.family.algorithms.flatMap((algorithm) => {
         const vector = vectors[algorithm];
         if (!vector) return [];
-        const bytes = encodeTemplate({ modality: 'face', algorithm, vector });
+        const bytes = encodeTemplate({ modality: this.family.modality, algorithm, vector });
         return [{ algorithm, sealed: this.sealer.seal(bytes, this.context(cache, id, algorithm)) }];
       }),
     };

@@ -1,22 +1,29 @@
-import { FACE_ALGORITHM_NAMES } from '../../engines/face/algorithms.js';
-import { ApiError, invalidValue } from '../../server/errors/api-error.js';
-import type { CacheGalleries, CacheRef } from './cache-galleries.js';
+import type { CacheGalleries, CacheRef } from '../engines/matching/cache-galleries.js';
+import type { TemplateVectors } from '../engines/matching/template-family.js';
+import { ApiError, invalidValue } from '../server/errors/api-error.js';
 import { checkedCache, checkedCacheName } from './cache-name.js';
-import type { FaceVectors } from './face-samples.js';
-import type { FaceMatchingContext } from './matching-context.js';
-import type { Encounter } from './schemas.js';
+import type { BiometricSample, MatchingContext } from './matching-context.js';
 
-/** The cache is full: the spec's 500 code. */
-const CACHE_FULL = 1015;
+/** The cache is full: the spec's 500 code (Doc 3, Limits). */
+export const CACHE_FULL = 1015;
+
+/** An encounter of add, addBatch and update: its id and a sample (raw or `import`). */
+export type EncounterOf<S extends BiometricSample> = S & { readonly id: string };
+
+/** A matching context of any workflow type: the workflow plays no part in these calls. */
+type AnyMatching<A extends string, S extends BiometricSample> = MatchingContext<A, S, unknown>;
 
 /**
- * Most encounters the cache may hold (`VERIPORT_FACE_CACHE_LIMIT`, or its own limit by name): the same for
+ * Most encounters the cache may hold (the service's cache limit, or its own limit by name): the same for
  * every customer's cache of that name, each counted on its own.
  *
  * @example
  * maxEncounters(matching, 'staff'); // 100000
  */
-export function maxEncounters(matching: FaceMatchingContext, cacheName: string): number {
+export function maxEncounters<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
+  cacheName: string,
+): number {
   return matching.limitOf(checkedCacheName(cacheName));
 }
 
@@ -26,8 +33,8 @@ export function maxEncounters(matching: FaceMatchingContext, cacheName: string):
  * @example
  * await encounterIds(matching, 'acme', 'staff'); // ['alice', 'bob']
  */
-export async function encounterIds(
-  matching: FaceMatchingContext,
+export async function encounterIds<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
   customer: string,
   cacheName: string,
 ): Promise<string[]> {
@@ -35,17 +42,17 @@ export async function encounterIds(
 }
 
 /**
- * Adds one encounter (image or template) to the customer's cache; the first add creates the cache.
+ * Adds one encounter (raw sample or template) to the customer's cache; the first add creates the cache.
  *
  * @example
  * await addEncounter(matching, 'acme', 'staff', { id: 'alice', VISIBLE_FRONTAL: jpegBase64 }); // { id: 'alice' }
  * @throws {ApiError} 400 -6 when the id exists already, 500 1015 when the cache is full
  */
-export async function addEncounter(
-  matching: FaceMatchingContext,
+export async function addEncounter<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
   customer: string,
   cacheName: string,
-  encounter: Encounter,
+  encounter: EncounterOf<S>,
 ): Promise<{ id: string }> {
   const cache = checkedCache(customer, cacheName);
   const added = await matching.caches.add(
@@ -58,23 +65,23 @@ export async function addEncounter(
 }
 
 /**
- * Adds template encounters to the customer's cache, all or none; an image or an id given twice refuses the
- * whole batch.
+ * Adds template encounters to the customer's cache, all or none; a raw sample or an id given twice refuses
+ * the whole batch.
  *
  * @example
  * await addEncounters(matching, 'acme', 'staff', [{ id: 'alice', import: templateBase64 }]); // ['alice']
  */
-export async function addEncounters(
-  matching: FaceMatchingContext,
+export async function addEncounters<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
   customer: string,
   cacheName: string,
-  encounters: readonly Encounter[],
+  encounters: ReadonlyArray<EncounterOf<S>>,
 ): Promise<string[]> {
   const cache = checkedCache(customer, cacheName);
   const seen = new Set<string>();
   const batch = await Promise.all(
     encounters.map(async (encounter, i) => {
-      if (encounter.import === undefined || encounter.VISIBLE_FRONTAL !== undefined) {
+      if (encounter.import === undefined || matching.hasRawSample(encounter)) {
         throw invalidValue(`[${i}]: addBatch takes template encounters: give 'import' only`);
       }
       if (seen.has(encounter.id)) throw invalidValue(`[${i}]: id '${encounter.id}' appears twice in the batch`);
@@ -88,17 +95,17 @@ export async function addEncounters(
 }
 
 /**
- * Replaces the face of an encounter the customer's cache holds.
+ * Replaces the sample of an encounter the customer's cache holds.
  *
  * @example
  * await updateEncounter(matching, 'acme', 'staff', { id: 'alice', VISIBLE_FRONTAL: newerJpegBase64 });
  * @throws {ApiError} 400 -6 when the cache has no such encounter
  */
-export async function updateEncounter(
-  matching: FaceMatchingContext,
+export async function updateEncounter<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
   customer: string,
   cacheName: string,
-  encounter: Encounter,
+  encounter: EncounterOf<S>,
 ): Promise<void> {
   const cache = checkedCache(customer, cacheName);
   const vectors = await encounterVectors(matching, encounter, 'encounter');
@@ -114,8 +121,8 @@ export async function updateEncounter(
  * await deleteEncounter(matching, 'acme', 'staff', 'alice');
  * @throws {ApiError} 400 -6 when the cache has no such encounter
  */
-export async function deleteEncounter(
-  matching: FaceMatchingContext,
+export async function deleteEncounter<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
   customer: string,
   cacheName: string,
   id: string,
@@ -130,16 +137,27 @@ export async function deleteEncounter(
  * @example
  * await dropCache(matching, 'acme', 'staff'); // 2
  */
-export function dropCache(matching: FaceMatchingContext, customer: string, cacheName: string): Promise<number> {
+export function dropCache<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
+  customer: string,
+  cacheName: string,
+): Promise<number> {
   return matching.caches.dropAll(checkedCache(customer, cacheName));
 }
 
-/** An encounter enrolled from an image gets a template of every algorithm (one engine pass). */
-function encounterVectors(matching: FaceMatchingContext, encounter: Encounter, field: string): Promise<FaceVectors> {
-  return matching.vectors(encounter, field, FACE_ALGORITHM_NAMES);
+/** An encounter enrolled from a raw sample gets a template of every algorithm (one engine pass). */
+function encounterVectors<A extends string, S extends BiometricSample>(
+  matching: AnyMatching<A, S>,
+  encounter: S,
+  field: string,
+): Promise<TemplateVectors<A>> {
+  return matching.vectors(encounter, field, matching.caches.family.algorithms);
 }
 
-function refuseUnlessAdded(outcome: Awaited<ReturnType<CacheGalleries['add']>>, cache: CacheRef): void {
+function refuseUnlessAdded<A extends string>(
+  outcome: Awaited<ReturnType<CacheGalleries<A>['add']>>,
+  cache: CacheRef,
+): void {
   if (outcome.kind === 'exists')
     throw invalidValue(`encounter '${outcome.id}' exists already in cache '${cache.name}': use /update to replace it`);
   if (outcome.kind === 'full')

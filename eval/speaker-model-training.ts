@@ -1,0 +1,134 @@
+/**
+ * Trains the speaker model (src/engines/voice/speaker-model.json) from speech of labelled speakers: the V600
+ * LDA on utterance statistics of segments (each utterance cut into 1, 2, 3 and 4 parts, so a speaker with one
+ * utterance still shows within-speaker variation), the V900 UBM on the pooled CMVN-normalised frames.
+ */
+import { normaliseMeanVariance, type FeatureMatrix } from '../src/engines/voice/features/feature-matrix.js';
+import { speakerFrames, utteranceStatistics } from '../src/engines/voice/speaker-features.js';
+import {
+  parseSpeakerModel,
+  SPEAKER_FEATURE_VERSION,
+  SPEAKER_MODEL_FORMAT,
+  type SpeakerFeatureSettings,
+  type SpeakerModel,
+  type SpeakerModelProvenance,
+} from '../src/engines/voice/speaker-model.js';
+import { fitLda, trainDiagonalGmm } from './voice-training.js';
+
+/** Speech of one speaker (the VAD's speech samples of one recording). */
+export interface SpeakerSpeech {
+  readonly speaker: string;
+  readonly speech: Float32Array;
+}
+
+/** What was chosen by measurement (docs/voice.md, reports/voice-verification.md). */
+export const SPEAKER_TRAINING = {
+  features: {
+    coefficients: 20,
+    filters: 40,
+    lowHz: 20,
+    highHz: 7600,
+    deltaWindow: 2,
+    energyRangeDb: 40,
+  } satisfies SpeakerFeatureSettings,
+  ldaDims: 120,
+  ubmComponents: 64,
+  ubmFrames: 60_000,
+  emIterationsPerSplit: 5,
+  relevance: 16,
+  statisticsWeight: 0.5,
+} as const;
+
+export type SpeakerTrainingOptions = {
+  -readonly [K in keyof typeof SPEAKER_TRAINING]?: (typeof SPEAKER_TRAINING)[K];
+} & { readonly log?: (line: string) => void };
+
+/** The parts an utterance is cut into for the LDA: the whole, halves, thirds and quarters. */
+export function trainingSegments(speech: Float32Array): Float32Array[] {
+  const out: Float32Array[] = [speech];
+  for (const parts of [2, 3, 4]) {
+    const length = Math.floor(speech.length / parts);
+    for (let i = 0; i < parts; i++) out.push(speech.subarray(i * length, (i + 1) * length));
+  }
+  return out;
+}
+
+/**
+ * Trains both algorithms' parameters and returns the model (checked by the engine's own parser).
+ *
+ * @example
+ * const model = trainSpeakerModel(background, provenance);
+ */
+export function trainSpeakerModel(
+  data: readonly SpeakerSpeech[],
+  provenance: SpeakerModelProvenance,
+  options: SpeakerTrainingOptions = {},
+): { model: SpeakerModel; json: unknown } {
+  const settings = { ...SPEAKER_TRAINING, ...options };
+  const log = options.log ?? (() => undefined);
+  const { features } = settings;
+  const statistics: Float64Array[] = [];
+  const labels: string[] = [];
+  const whole: FeatureMatrix[] = [];
+  for (const { speaker, speech } of data) {
+    for (const [i, segment] of trainingSegments(speech).entries()) {
+      const frames = speakerFrames(segment, features);
+      if (frames.frames < 10) continue;
+      statistics.push(utteranceStatistics(frames, features.coefficients));
+      labels.push(speaker);
+      if (i === 0) whole.push(normaliseMeanVariance(frames));
+    }
+  }
+  log(`  LDA on ${statistics.length} segments of ${new Set(labels).size} speakers`);
+  const lda = fitLda(statistics, labels, settings.ldaDims);
+  log(`  UBM of ${settings.ubmComponents} components on ${settings.ubmFrames} of the pooled frames`);
+  const ubm = trainDiagonalGmm(pooledFrames(whole, settings.ubmFrames), settings.ubmComponents, settings.emIterationsPerSplit, log);
+  const json = {
+    format: SPEAKER_MODEL_FORMAT,
+    featureVersion: SPEAKER_FEATURE_VERSION,
+    features,
+    provenance,
+    V600: {
+      kind: 'statistics-lda',
+      projection: { inDims: lda.inDims, outDims: lda.outDims, mean: rounded(lda.mean), matrix: rounded(lda.projection) },
+    },
+    V900: {
+      kind: 'gmm-map-supervector',
+      relevance: settings.relevance,
+      statisticsWeight: settings.statisticsWeight,
+      ubm: {
+        components: ubm.components,
+        dims: ubm.dims,
+        weights: rounded(ubm.weights),
+        means: rounded(ubm.means),
+        variances: rounded(ubm.variances),
+      },
+    },
+  };
+  return { model: parseSpeakerModel(json, 'the trained speaker model'), json };
+}
+
+/** Every k-th frame of all utterances, about `maxFrames` in all. */
+function pooledFrames(matrices: readonly FeatureMatrix[], maxFrames: number): FeatureMatrix {
+  const [first] = matrices;
+  if (first === undefined) throw new RangeError('no frames to train a UBM on');
+  const dims = first.dims;
+  const total = matrices.reduce((s, m) => s + m.frames, 0);
+  const stride = Math.max(1, Math.ceil(total / maxFrames));
+  const values = new Float32Array(Math.ceil(total / stride) * dims);
+  let k = 0;
+  let rows = 0;
+  for (const m of matrices) {
+    for (let t = 0; t < m.frames; t++, k++) {
+      if (k % stride !== 0) continue;
+      values.set(m.values.subarray(t * dims, (t + 1) * dims), rows * dims);
+      rows++;
+    }
+  }
+  return { frames: rows, dims, values: values.subarray(0, rows * dims) };
+}
+
+/** Seven significant digits: float32 precision, a third of the JSON of full doubles. */
+function rounded(values: ArrayLike<number>): number[] {
+  return Array.from(values, (v) => Number(v.toPrecision(7)));
+}

@@ -1,0 +1,348 @@
+/**
+ * The labelled corpus voice spoof detection is trained and evaluated on: bona fide speech from the
+ * shared voice folder (LibriSpeech utterances, FSDD ten-digit phrases) and attacks generated here, cached
+ * as 16 kHz mono 16-bit WAV under a folder outside the repository (default /tmp/veriport-voice-spoof):
+ *  - `espeak`: espeak-ng, many voices and variants, speeds and pitches;
+ *  - `flite`: flite's built-in voices (kal, kal16, awb, rms, slt) at varied duration stretch and pitch;
+ *  - `festival`: festival's text2wave with the kal and ked diphone voices and the slt HTS voice;
+ *  - `replay`: bona fide speech played through a simulated loudspeaker (high-pass roll-off, band limit,
+ *    resonance) into a simulated room (reverb), with mains hum and re-recording noise, all by sox;
+ *  - `tts-replay`: synthetic speech of any of the three engines replayed the same way.
+ * Every item belongs to one of three folds: bona fide by speaker (LibriSpeech speakers dealt round-robin,
+ * FSDD's six speakers two per fold), replays by the fold of their bona fide source, TTS by text and voice.
+ * The server never uses this; eval/train-voice-spoof.ts does.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { seededRandom } from '../src/lib/seeded-random.js';
+
+export const ATTACK_KINDS = ['espeak', 'flite', 'festival', 'replay', 'tts-replay'] as const;
+export type AttackKind = (typeof ATTACK_KINDS)[number];
+export type CorpusKind = 'bonafide' | AttackKind;
+export const FOLDS = 3;
+
+export interface CorpusItem {
+  readonly kind: CorpusKind;
+  /** Speaker (bona fide, replay) or engine voice (TTS). */
+  readonly source: string;
+  readonly fold: number;
+  /** 16 kHz mono 16-bit WAV in the cache. */
+  readonly path: string;
+  /** How it was made (engine and options, or the sox chain). */
+  readonly recipe: string;
+}
+
+/** Sentences the TTS engines read (written for this corpus; any English text would do). */
+const SENTENCES = [
+  'The quick brown fox jumps over the lazy dog near the river bank.',
+  'Please confirm my identity so that I can open the new account today.',
+  'My voice is my password, verify me and let me through.',
+  'She sells sea shells by the sea shore every summer morning.',
+  'We will meet at the station at half past seven on Thursday.',
+  'The weather in the mountains changed quickly after lunch.',
+  'I would like to transfer two hundred euros to my savings account.',
+  'Reading old books by the fire is how he spends his winter evenings.',
+  'The committee approved the budget after a long discussion.',
+  'Turn left at the second traffic light and park behind the bakery.',
+  'A cup of strong coffee helps me start the working day.',
+  'They painted the fence white and planted roses along the path.',
+  'Our flight was delayed because of heavy fog over the airport.',
+  'The children laughed as the puppy chased its own tail.',
+  'Could you tell me the way to the nearest pharmacy, please?',
+  'He forgot his umbrella on the train and got soaked in the rain.',
+  'Numbers and letters together make the strongest passwords.',
+  'The museum opens at ten and closes at six on weekdays.',
+  'I have lived in this town for almost twenty years now.',
+  'The orchestra played the symphony without a single mistake.',
+  'Fresh bread from the market tastes better than anything else.',
+  'Remember to lock the door and switch off the lights when you leave.',
+  'The garden was full of bees and butterflies in the afternoon sun.',
+  'Every morning the old man feeds the pigeons in the square.',
+  'Her report explained the results clearly and in plain words.',
+  'The ship sailed slowly out of the harbour at dawn.',
+  'Tomorrow we are going to visit my grandmother in the country.',
+  'This call may be recorded for quality and training purposes.',
+  'Write the answer on the back of the card and hand it in.',
+  'The engineer checked every cable before switching the power on.',
+];
+const DIGIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+/** Texts: the sentences, then ten-digit strings like the FSDD phrases (deterministic). */
+function texts(): string[] {
+  const random = seededRandom(19);
+  const digits = Array.from({ length: 15 }, () =>
+    Array.from({ length: 10 }, () => DIGIT_WORDS[Math.floor(random() * 10)] ?? 'zero').join(' '),
+  );
+  return [...SENTENCES, ...digits];
+}
+
+const ESPEAK_VOICES = ['en-us', 'en', 'en-gb-scotland', 'en-gb-x-rp', 'en-gb-x-gbclan', 'en-029', 'en-gb-x-gbcwmd'];
+const ESPEAK_VARIANTS = [
+  '',
+  'm1',
+  'm2',
+  'm3',
+  'm4',
+  'm5',
+  'm6',
+  'm7',
+  'f1',
+  'f2',
+  'f3',
+  'f4',
+  'f5',
+  'klatt',
+  'klatt2',
+  'klatt3',
+  'klatt4',
+  'croak',
+  'Alex',
+  'Andy',
+  'annie',
+  'adam',
+  'belinda',
+  'benjamin',
+  'caleb',
+  'david',
+  'edward',
+  'linda',
+  'michel',
+  'quincy',
+  'steph',
+  'travis',
+  'robert',
+  'shelby',
+  'victor',
+  'zac',
+];
+const FLITE_VOICES = ['kal', 'kal16', 'awb', 'rms', 'slt'];
+const FESTIVAL_VOICES = ['kal_diphone', 'ked_diphone', 'cmu_us_slt_arctic_hts'];
+
+function run(command: string, args: readonly string[], input?: string): void {
+  const result = spawnSync(command, args, { input, stdio: ['pipe', 'ignore', 'pipe'], timeout: 60_000 });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.toString() ?? String(result.error)}`);
+}
+
+/** Resamples any audio file to the corpus format (16 kHz mono 16-bit), writing atomically. */
+function toCorpusWav(input: string, output: string, effects: readonly string[] = []): void {
+  const partial = `${output}.part.wav`;
+  run('sox', [input, '-r', '16000', '-c', '1', '-b', '16', partial, ...effects, 'rate', '-v', '16000']);
+  renameSync(partial, output);
+}
+
+/** A replay chain: loudspeaker, room, hum, re-recording noise and microphone, drawn from `random`. */
+function replayChain(random: () => number): { effects: string[]; hum: { frequency: number; db: number } } {
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] ?? (values[0] as T);
+  const between = (low: number, high: number): number => Math.round((low + random() * (high - low)) * 10) / 10;
+  // Loudspeaker: small drivers roll off below ~150-500 Hz; cheap ones stop at 3.5-7 kHz; a resonance bump.
+  const effects = [
+    'highpass',
+    '-2',
+    String(between(150, 500)),
+    'lowpass',
+    '-2',
+    String(pick([3500, 4500, 5500, 7000, 7600])),
+    'equalizer',
+    String(between(800, 3000)),
+    '1q',
+    String(between(2, 7)),
+  ];
+  if (random() < 0.5) effects.push('overdrive', String(between(2, 8)));
+  // Room: reverberance, room scale, pre-delay.
+  effects.push('reverb', String(between(20, 80)), '50', String(between(30, 100)), '100', String(between(0, 20)));
+  effects.push('channels', '1');
+  return { effects, hum: { frequency: pick([50, 60]), db: between(-50, -32) } };
+}
+
+/**
+ * Replays `input` to `output`: sox chain, then mains hum and pink re-recording noise mixed in, then a
+ * microphone high-pass and normalisation.
+ */
+function replay(input: string, output: string, random: () => number, scratch: string): string {
+  const { effects, hum } = replayChain(random);
+  const played = join(scratch, 'played.wav');
+  run('sox', [input, '-r', '16000', '-c', '1', '-b', '16', played, ...effects, 'rate', '16000']);
+  const duration = Number(spawnSync('soxi', ['-D', played]).stdout.toString().trim());
+  const noise = join(scratch, 'noise.wav');
+  const noiseDb = Math.round(-60 + random() * 25);
+  run('sox', [
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    noise,
+    'synth',
+    String(duration),
+    'pinknoise',
+    'gain',
+    String(noiseDb),
+  ]);
+  const humOnly = join(scratch, 'hum.wav');
+  run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', humOnly, 'synth', String(duration), 'sine', String(hum.frequency), 'gain', String(hum.db)]);
+  const partial = `${output}.part.wav`;
+  run('sox', ['-m', played, noise, humOnly, '-b', '16', partial, 'highpass', '40', 'gain', '-n', '-3']);
+  renameSync(partial, output);
+  return `sox ${effects.join(' ')}; hum ${hum.frequency} Hz ${hum.db} dB; pink noise ${noiseDb} dB`;
+}
+
+export interface CorpusOptions {
+  /** The shared voice folder (holds background/ and dev/fsdd/). */
+  readonly voiceDir: string;
+  readonly cacheDir: string;
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Builds (or reads from the cache) the whole corpus: bona fide files and every attack kind.
+ *
+ * @example
+ * const items = buildCorpus({ voiceDir: '../shared/data/voice', cacheDir: '/tmp/veriport-voice-spoof' });
+ * items.filter((item) => item.kind === 'replay').length; // one replay per bona fide item
+ */
+export function buildCorpus(options: CorpusOptions): CorpusItem[] {
+  const { voiceDir, cacheDir } = options;
+  const log = options.log ?? (() => undefined);
+  const scratch = join(cacheDir, 'scratch');
+  for (const dir of ['bonafide', ...ATTACK_KINDS, 'scratch', 'raw']) mkdirSync(join(cacheDir, dir), { recursive: true });
+  const items: CorpusItem[] = [];
+
+  // Bona fide: LibriSpeech utterances (one per speaker), speakers dealt round-robin by id.
+  const background = resolve(voiceDir, 'background');
+  const libri = readdirSync(background)
+    .filter((name) => name.endsWith('.wav'))
+    .sort();
+  libri.forEach((name, i) => {
+    const path = join(cacheDir, 'bonafide', `ls-${name}`);
+    if (!existsSync(path)) toCorpusWav(join(background, name), path);
+    items.push({ kind: 'bonafide', source: `ls-${name.split('-')[0] ?? name}`, fold: i % FOLDS, path, recipe: 'LibriSpeech' });
+  });
+  // FSDD: one phrase per speaker and repetition, its ten digits joined (no silence inserted between them).
+  const fsddDir = resolve(voiceDir, 'dev', 'fsdd');
+  const speakers = [...new Set(readdirSync(fsddDir).map((name) => name.split('_')[1] ?? ''))].filter(Boolean).sort();
+  speakers.forEach((speaker, s) => {
+    for (let repetition = 0; repetition < 30; repetition++) {
+      const parts = DIGIT_WORDS.map((_, digit) => join(fsddDir, `${digit}_${speaker}_${repetition}.wav`));
+      if (!parts.every((part) => existsSync(part))) continue;
+      const path = join(cacheDir, 'bonafide', `fsdd-${speaker}-${repetition}.wav`);
+      if (!existsSync(path)) {
+        const joined = join(scratch, 'joined.wav');
+        run('sox', [...parts, joined]);
+        toCorpusWav(joined, path);
+      }
+      items.push({ kind: 'bonafide', source: `fsdd-${speaker}`, fold: s % FOLDS, path, recipe: 'FSDD digits 0-9' });
+    }
+  });
+  log(`bona fide: ${items.length}`);
+
+  const allTexts = texts();
+  const random = seededRandom(2026);
+  // espeak-ng: every voice x a sample of variants, each reading two texts at a drawn speed and pitch.
+  let n = 0;
+  for (const voice of ESPEAK_VOICES) {
+    for (const variant of ESPEAK_VARIANTS) {
+      if (random() > 0.55) continue;
+      const text = allTexts[n % allTexts.length] ?? '';
+      const speed = 120 + Math.floor(random() * 70);
+      const pitch = 25 + Math.floor(random() * 50);
+      const name = `${voice}${variant ? `+${variant}` : ''}`;
+      const path = join(cacheDir, 'espeak', `${n}-${name}.wav`);
+      if (!existsSync(path)) {
+        const raw = join(cacheDir, 'raw', 'espeak.wav');
+        run('espeak-ng', ['-v', name, '-s', String(speed), '-p', String(pitch), '-w', raw, text]);
+        toCorpusWav(raw, path);
+      }
+      items.push({ kind: 'espeak', source: name, fold: n % FOLDS, path, recipe: `espeak-ng -v ${name} -s ${speed} -p ${pitch}` });
+      n++;
+    }
+  }
+  // flite: each voice reads every text at a drawn duration stretch and pitch.
+  n = 0;
+  for (const voice of FLITE_VOICES) {
+    for (let t = 0; t < allTexts.length; t += 1) {
+      if (random() > 0.7) continue;
+      const stretch = (0.8 + random() * 0.5).toFixed(2);
+      const f0 = String(Math.round(90 + random() * 110));
+      const path = join(cacheDir, 'flite', `${n}-${voice}.wav`);
+      if (!existsSync(path)) {
+        const raw = join(cacheDir, 'raw', 'flite.wav');
+        run('flite', ['-voice', voice, '--setf', `duration_stretch=${stretch}`, '--setf', `int_f0_target_mean=${f0}`, '-t', allTexts[t] ?? '', '-o', raw]);
+        toCorpusWav(raw, path);
+      }
+      items.push({ kind: 'flite', source: voice, fold: n % FOLDS, path, recipe: `flite -voice ${voice} duration_stretch=${stretch} f0=${f0}` });
+      n++;
+    }
+  }
+  // festival: each voice reads every text (text2wave), some slowed or sped with sox tempo.
+  n = 0;
+  for (const voice of FESTIVAL_VOICES) {
+    for (let t = 0; t < allTexts.length; t++) {
+      if (random() > 0.7) continue;
+      const tempo = (0.85 + random() * 0.3).toFixed(2);
+      const path = join(cacheDir, 'festival', `${n}-${voice}.wav`);
+      if (!existsSync(path)) {
+        const raw = join(cacheDir, 'raw', 'festival.wav');
+        run('text2wave', ['-eval', `(voice_${voice})`, '-o', raw], allTexts[t] ?? '');
+        toCorpusWav(raw, path, ['tempo', '-s', tempo]);
+      }
+      items.push({ kind: 'festival', source: voice, fold: n % FOLDS, path, recipe: `text2wave voice_${voice}, sox tempo ${tempo}` });
+      n++;
+    }
+  }
+  log(`tts: ${items.length}`);
+
+  // Replays of bona fide speech (each bona fide item once), in its source's fold.
+  const bonafide = items.filter((item) => item.kind === 'bonafide');
+  for (const [i, item] of bonafide.entries()) {
+    const path = join(cacheDir, 'replay', `${i}.wav`);
+    const recipeRandom = seededRandom(10_000 + i);
+    let recipe = 'cached';
+    if (!existsSync(path)) recipe = replay(item.path, path, recipeRandom, scratch);
+    items.push({ kind: 'replay', source: item.source, fold: item.fold, path, recipe });
+  }
+  // TTS then replay: every second TTS item.
+  const tts = items.filter((item) => item.kind === 'espeak' || item.kind === 'flite' || item.kind === 'festival');
+  for (const [i, item] of tts.entries()) {
+    if (i % 2 !== 0) continue;
+    const path = join(cacheDir, 'tts-replay', `${i}.wav`);
+    let recipe = 'cached';
+    if (!existsSync(path)) recipe = replay(item.path, path, seededRandom(20_000 + i), scratch);
+    items.push({ kind: 'tts-replay', source: `${item.kind}:${item.source}`, fold: item.fold, path, recipe });
+  }
+  log(`all: ${items.length}`);
+  return items;
+}
+
+/**
+ * Reads a 16-bit PCM WAV written by sox (the corpus format) as Float32 samples in [-1, 1).
+ *
+ * @example
+ * const samples = readCorpusWav('/tmp/veriport-voice-spoof/bonafide/ls-103-1240-0000.wav');
+ * @throws {Error} when the file is not 16 kHz mono 16-bit PCM
+ */
+export function readCorpusWav(path: string): Float32Array {
+  const bytes = readFileSync(path);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 12;
+  let format: { channels: number; rate: number; bits: number } | undefined;
+  while (offset + 8 <= bytes.length) {
+    const id = bytes.toString('latin1', offset, offset + 4);
+    const size = view.getUint32(offset + 4, true);
+    if (id === 'fmt ') {
+      format = { channels: view.getUint16(offset + 10, true), rate: view.getUint32(offset + 12, true), bits: view.getUint16(offset + 22, true) };
+    } else if (id === 'data') {
+      if (format?.channels !== 1 || format.rate !== 16_000 || format.bits !== 16)
+        throw new Error(`${path} is not 16 kHz mono 16-bit PCM`);
+      const count = Math.floor(Math.min(size, bytes.length - offset - 8) / 2);
+      const samples = new Float32Array(count);
+      for (let i = 0; i < count; i++) samples[i] = view.getInt16(offset + 8 + 2 * i, true) / 32768;
+      return samples;
+    }
+    offset += 8 + size + (size % 2);
+  }
+  throw new Error(`${path} has no data chunk`);
+}

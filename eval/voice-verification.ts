@@ -1,0 +1,326 @@
+/**
+ * `npm run eval -- voice-verification <voice dir> [--folds 5] [--no-calibration] [--timing-runs 20]`
+ *
+ * Speaker verification accuracy of V600 and V900 per voice sample type, every sample read the way the
+ * service reads it (decodeVoiceSample → Silero VAD → speech frames → speakerVectors):
+ *  - TEXT_INDEPENDENT, clean read speech: `<dir>/background` (LibriSpeech, one utterance per speaker) by
+ *    leave-speakers-out cross-validation: speakers dealt round-robin into `--folds` folds, a speaker model
+ *    trained on the other folds (eval/speaker-model-training.ts, as train-voice does), and each held-out
+ *    utterance's speech cut into two non-overlapping halves: genuine = the two halves of one utterance,
+ *    impostor = halves of two held-out speakers of the fold. Halves of one recording share the session, so
+ *    this is an optimistic text-independent figure.
+ *  - STATIC_PHRASE, `<dir>/dev/fsdd` (Free Spoken Digit Dataset, 6 speakers × 10 digits × 30 repetitions),
+ *    with the shipped model (never trained on FSDD): a phrase = the ten digits of one repetition in order;
+ *    genuine = same speaker, other repetition; impostor = other speaker (any repetition). Also single digits:
+ *    same digit, same/other speaker (a digit with less speech than the service's template minimum is counted
+ *    as refused, not scored).
+ * Per algorithm and sample type: EER and FNMR at FMR 10^-2. Also the time of the templates of a 5 s sample on
+ * one thread (median over `--timing-runs`), and of decoding + VAD for comparison.
+ * Writes reports/voice-verification.{md,json} and (unless --no-calibration) the calibration tables
+ * src/engines/voice/calibration/<algorithm>.<sample type>.json: TEXT_INDEPENDENT from the cross-validated
+ * held-out impostors, STATIC_PHRASE from the FSDD phrase impostors.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
+import { speakerVectors } from '../src/engines/voice/speaker-template.js';
+import {
+  VOICE_ALGORITHM_NAMES,
+  type VoiceAlgorithmName,
+  type VoiceSampleType,
+} from '../src/engines/voice/voice-algorithms.js';
+import { MIN_TEMPLATE_SPEECH_SECONDS } from '../src/engines/voice/voice-templating.js';
+import { dot } from '../src/lib/vectors.js';
+import { trainSpeakerModel, type SpeakerSpeech } from './speaker-model-training.js';
+import { LIBRISPEECH_ATTRIBUTION } from './train-voice.js';
+import { equalErrorRate, fnmrAtFmr, sortScores } from './verification-metrics.js';
+import { backgroundSpeech, decodedFile, speechOf } from './voice-speech.js';
+
+type Vectors = Partial<Record<VoiceAlgorithmName, Float32Array>>;
+
+interface Scores {
+  genuine: number[];
+  impostor: number[];
+}
+
+interface ResultRow {
+  readonly sampleType: VoiceSampleType;
+  readonly set: string;
+  readonly algorithm: VoiceAlgorithmName;
+  readonly genuine: number;
+  readonly impostor: number;
+  readonly eer: number;
+  readonly fnmrAtFmr1e2: number;
+}
+
+const emptyScores = (): Record<VoiceAlgorithmName, Scores> => ({
+  V600: { genuine: [], impostor: [] },
+  V900: { genuine: [], impostor: [] },
+});
+
+function vectorOf(vectors: Vectors, algorithm: VoiceAlgorithmName): Float32Array {
+  const v = vectors[algorithm];
+  if (v === undefined) throw new Error(`no ${algorithm} vector`);
+  return v;
+}
+
+function halves(speech: Float32Array): [Float32Array, Float32Array] {
+  const middle = Math.floor(speech.length / 2);
+  return [speech.subarray(0, middle), speech.subarray(middle)];
+}
+
+/** Text-independent scores by leave-speakers-out cross-validation on the background utterances. */
+function crossValidatedTextIndependent(
+  background: readonly SpeakerSpeech[],
+  folds: number,
+  log: (line: string) => void,
+): Record<VoiceAlgorithmName, Scores> {
+  const scores = emptyScores();
+  for (let fold = 0; fold < folds; fold++) {
+    const started = Date.now();
+    const train = background.filter((_, i) => i % folds !== fold);
+    const test = background.filter((_, i) => i % folds === fold);
+    const { model } = trainSpeakerModel(train, provenanceOf('cross-validation fold', train.length));
+    const pairs = test.map(({ speech }) => halves(speech).map((h) => speakerVectors(h, VOICE_ALGORITHM_NAMES, model)));
+    for (const algorithm of VOICE_ALGORITHM_NAMES) {
+      for (let a = 0; a < pairs.length; a++) {
+        const [first, second] = pairs[a] ?? [];
+        if (first === undefined || second === undefined) continue;
+        scores[algorithm].genuine.push(dot(vectorOf(first, algorithm), vectorOf(second, algorithm)));
+        for (let b = 0; b < pairs.length; b++) {
+          const other = pairs[b]?.[1];
+          if (b === a || other === undefined) continue;
+          scores[algorithm].impostor.push(dot(vectorOf(first, algorithm), vectorOf(other, algorithm)));
+        }
+      }
+    }
+    log(`  fold ${fold + 1}/${folds}: ${train.length} training, ${test.length} held-out speakers (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  return scores;
+}
+
+function provenanceOf(what: string, speakers: number): Parameters<typeof trainSpeakerModel>[1] {
+  return {
+    dataset: `LibriSpeech background, ${what}`,
+    licence: 'CC BY 4.0',
+    attribution: LIBRISPEECH_ATTRIBUTION,
+    trainingSpeakers: speakers,
+    command: 'npm run eval -- voice-verification',
+    date: new Date().toISOString().slice(0, 10),
+    notes: [],
+  };
+}
+
+interface DigitFile {
+  readonly digit: number;
+  readonly speaker: string;
+  readonly repetition: number;
+  readonly samples: Float32Array;
+}
+
+async function readFsdd(dir: string): Promise<DigitFile[]> {
+  const files: DigitFile[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const match = /^(\d)_([a-z]+)_(\d+)\.wav$/.exec(name);
+    if (match === null) continue;
+    const [, digit, speaker, repetition] = match;
+    if (digit === undefined || speaker === undefined || repetition === undefined) continue;
+    files.push({ digit: Number(digit), speaker, repetition: Number(repetition), samples: await decodedFile(join(dir, name)) });
+  }
+  return files;
+}
+
+function concatenate(parts: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Scores of every pair of items, genuine when `sameSpeaker`, skipped unless `comparable`. */
+function pairScores<T extends { readonly speaker: string; readonly vectors: Vectors }>(
+  items: readonly T[],
+  comparable: (a: T, b: T) => boolean,
+): Record<VoiceAlgorithmName, Scores> {
+  const scores = emptyScores();
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i];
+      const b = items[j];
+      if (a === undefined || b === undefined || !comparable(a, b)) continue;
+      for (const algorithm of VOICE_ALGORITHM_NAMES) {
+        const s = dot(vectorOf(a.vectors, algorithm), vectorOf(b.vectors, algorithm));
+        (a.speaker === b.speaker ? scores[algorithm].genuine : scores[algorithm].impostor).push(s);
+      }
+    }
+  }
+  return scores;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/**
+ * Runs the evaluation (see the file comment).
+ *
+ * @example
+ * await evalVoiceVerification(['../shared/data/voice']);
+ */
+export async function evalVoiceVerification(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      folds: { type: 'string', default: '5' },
+      'no-calibration': { type: 'boolean', default: false },
+      'timing-runs': { type: 'string', default: '20' },
+    },
+  });
+  const [dir] = positionals;
+  if (dir === undefined) throw new Error('usage: npm run eval -- voice-verification <voice dir> [--folds 5] [--no-calibration]');
+  const folds = Number(values.folds);
+  const timingRuns = Number(values['timing-runs']);
+  const log = (line: string): void => console.log(line);
+  const command = `npm run eval -- voice-verification ${argv.join(' ')}`;
+
+  log('reading LibriSpeech background (decode + VAD)...');
+  const background = await backgroundSpeech(join(dir, 'background'));
+  log(`text-independent: ${folds}-fold leave-speakers-out cross-validation on ${background.length} speakers`);
+  const textIndependent = crossValidatedTextIndependent(background, folds, log);
+
+  log('reading FSDD (decode)...');
+  const fsdd = await readFsdd(join(dir, 'dev', 'fsdd'));
+  const fsddSpeakers = [...new Set(fsdd.map((f) => f.speaker))].sort();
+  const phrases: { speaker: string; repetition: number; vectors: Vectors }[] = [];
+  for (const speaker of fsddSpeakers) {
+    const repetitions = [...new Set(fsdd.filter((f) => f.speaker === speaker).map((f) => f.repetition))].sort((a, b) => a - b);
+    for (const repetition of repetitions) {
+      const parts = fsdd
+        .filter((f) => f.speaker === speaker && f.repetition === repetition)
+        .sort((a, b) => a.digit - b.digit)
+        .map((f) => f.samples);
+      if (parts.length !== 10) continue;
+      const speech = await speechOf(concatenate(parts));
+      phrases.push({ speaker, repetition, vectors: speakerVectors(speech, VOICE_ALGORITHM_NAMES) });
+    }
+  }
+  const phraseScores = pairScores(phrases, () => true);
+  const digits: { speaker: string; digit: number; vectors: Vectors }[] = [];
+  let refusedDigits = 0;
+  for (const file of fsdd) {
+    const speech = await speechOf(file.samples);
+    if (speech.length / 16_000 < MIN_TEMPLATE_SPEECH_SECONDS) {
+      refusedDigits++;
+      continue;
+    }
+    digits.push({ speaker: file.speaker, digit: file.digit, vectors: speakerVectors(speech, VOICE_ALGORITHM_NAMES) });
+  }
+  const digitScores = pairScores(digits, (a, b) => a.digit === b.digit);
+
+  const rows: ResultRow[] = [];
+  const sets: [VoiceSampleType, string, Record<VoiceAlgorithmName, Scores>][] = [
+    ['TEXT_INDEPENDENT', `LibriSpeech halves, ${background.length} held-out speakers (${folds}-fold)`, textIndependent],
+    ['STATIC_PHRASE', `FSDD 10-digit phrases (${phrases.length}, ${fsddSpeakers.length} speakers)`, phraseScores],
+    ['STATIC_PHRASE', `FSDD single digits (${digits.length}; ${refusedDigits} refused: < ${MIN_TEMPLATE_SPEECH_SECONDS} s speech)`, digitScores],
+  ];
+  for (const [sampleType, set, scores] of sets) {
+    for (const algorithm of VOICE_ALGORITHM_NAMES) {
+      const sorted = sortScores({
+        genuine: Float64Array.from(scores[algorithm].genuine),
+        impostor: Float64Array.from(scores[algorithm].impostor),
+      });
+      rows.push({
+        sampleType,
+        set,
+        algorithm,
+        genuine: sorted.genuine.length,
+        impostor: sorted.impostor.length,
+        eer: equalErrorRate(sorted).eer,
+        fnmrAtFmr1e2: fnmrAtFmr(sorted, 0.01).fnmr,
+      });
+    }
+  }
+
+  // Timing: 5 s of speech from the first background utterances that have it.
+  const fiveSeconds = background.filter((b) => b.speech.length >= 80_000).slice(0, 5).map((b) => b.speech.subarray(0, 80_000));
+  const timing: Record<string, number> = {};
+  for (const algorithm of VOICE_ALGORITHM_NAMES) {
+    const times: number[] = [];
+    for (let run = 0; run < timingRuns; run++) {
+      const speech = fiveSeconds[run % fiveSeconds.length];
+      if (speech === undefined) break;
+      const started = performance.now();
+      speakerVectors(speech, [algorithm]);
+      times.push(performance.now() - started);
+    }
+    timing[algorithm] = median(times);
+  }
+  {
+    const times: number[] = [];
+    for (let run = 0; run < timingRuns; run++) {
+      const speech = fiveSeconds[run % fiveSeconds.length];
+      if (speech === undefined) break;
+      const started = performance.now();
+      speakerVectors(speech, VOICE_ALGORITHM_NAMES);
+      times.push(performance.now() - started);
+    }
+    timing['V600+V900'] = median(times);
+  }
+
+  const pct = (x: number): string => `${(100 * x).toFixed(2)}%`;
+  const table = [
+    '| sample type | set | algorithm | genuine | impostor | EER | FNMR @ FMR 1e-2 |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.sampleType} | ${r.set} | ${r.algorithm} | ${r.genuine} | ${r.impostor} | ${pct(r.eer)} | ${pct(r.fnmrAtFmr1e2)} |`),
+  ].join('\n');
+  const timingTable = [
+    '| templates of 5 s of speech (one thread, median) | ms |',
+    '|---|---|',
+    ...Object.entries(timing).map(([k, v]) => `| ${k} | ${v.toFixed(1)} |`),
+  ].join('\n');
+  console.log(`\n${table}\n\n${timingTable}\n`);
+
+  const date = new Date().toISOString().slice(0, 10);
+  if (!values['no-calibration']) {
+    const calibrationSets: [VoiceSampleType, string, Record<VoiceAlgorithmName, Scores>][] = [
+      [
+        'TEXT_INDEPENDENT',
+        `LibriSpeech train-clean-100 background, ${background.length} speakers, ${folds}-fold leave-speakers-out: impostor pairs of utterance halves of held-out speakers (fold models)`,
+        textIndependent,
+      ],
+      ['STATIC_PHRASE', `FSDD 10-digit phrases, ${fsddSpeakers.length} speakers: other-speaker pairs (model not trained on FSDD)`, phraseScores],
+    ];
+    for (const [sampleType, dataset, scores] of calibrationSets) {
+      for (const algorithm of VOICE_ALGORITHM_NAMES) {
+        const impostor = Float64Array.from(scores[algorithm].impostor).sort();
+        const calibration = buildCalibrationTable(algorithm, impostor, { dataset, command, date });
+        const path = join('src/engines/voice/calibration', `${algorithm}.${sampleType}.json`);
+        writeFileSync(path, `${JSON.stringify(calibration, null, 1)}\n`);
+        log(`wrote ${path}`);
+      }
+    }
+  }
+  mkdirSync('reports', { recursive: true });
+  const md = [
+    '# Voice verification (speaker templates)',
+    '',
+    `\`${command}\` on ${date}. Every sample decoded with decodeVoiceSample, Silero VAD speech frames, speakerVectors.`,
+    'TEXT_INDEPENDENT: cross-validated (fold models trained on the other speakers); genuine = two halves of one utterance.',
+    'STATIC_PHRASE: the shipped model (src/engines/voice/speaker-model.json), never trained on FSDD.',
+    'Timings share the machine with whatever else runs.',
+    '',
+    table,
+    '',
+    timingTable,
+    '',
+  ].join('\n');
+  writeFileSync('reports/voice-verification.md', md);
+  writeFileSync('reports/voice-verification.json', JSON.stringify({ command, date, rows, timingMs: timing }, null, 1));
+  log('wrote reports/voice-verification.{md,json}');
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { resample } from '../../../../src/engines/voice/resampling.js';
+import { resampleWithSox, soxEffects, synthesizeSpeech } from '../../../helpers/speech.js';
+
+function tone(frequency: number, rate: number, seconds: number, amplitude = 0.5): Float32Array {
+  const out = new Float32Array(Math.round(rate * seconds));
+  for (let i = 0; i < out.length; i++) out[i] = amplitude * Math.sin((2 * Math.PI * frequency * i) / rate);
+  return out;
+}
+
+/** Largest difference over the middle of two signals (the ends see a truncated kernel). */
+function interiorError(a: Float32Array, b: Float32Array, margin: number): number {
+  let worst = 0;
+  for (let i = margin; i < Math.min(a.length, b.length) - margin; i++) {
+    worst = Math.max(worst, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
+  }
+  return worst;
+}
+
+function rms(samples: Float32Array, margin: number): number {
+  let sum = 0;
+  for (let i = margin; i < samples.length - margin; i++) sum += (samples[i] ?? 0) ** 2;
+  return Math.sqrt(sum / (samples.length - 2 * margin));
+}
+
+for (const rate of [8000, 11_025, 22_050, 44_100, 48_000, 44_101]) {
+  test(`a 1 kHz tone at ${rate} Hz comes out as the same tone at 16 kHz`, () => {
+    const input = tone(1000, rate, 0.5);
+    const out = resample(input, rate, 16_000);
+    assert.equal(out.length, Math.round((input.length * 16_000) / rate));
+    assert.ok(interiorError(out, tone(1000, 16_000, 0.5), 400) < 2e-3);
+  });
+}
+
+test('a tone above the output Nyquist frequency is removed, not folded into the speech band', () => {
+  // 12 kHz at 48 kHz would alias to 4 kHz at full amplitude without the low-pass.
+  const out = resample(tone(12_000, 48_000, 0.5), 48_000, 16_000);
+  assert.ok(rms(out, 400) < 0.5 * 1e-3, `alias at ${rms(out, 400)}`);
+  const odd = resample(tone(9000, 44_100, 0.5), 44_100, 16_000);
+  assert.ok(rms(odd, 400) < 0.5 * 3e-3, `alias at ${rms(odd, 400)}`);
+});
+
+test('speech resampled up by sox and back down by the resampler matches the original (> 40 dB SNR)', async () => {
+  // Band-limited to 6 kHz first: the resampler's passband is flat to ~6.7 kHz and rolls off to 8 kHz.
+  const speech = await soxEffects(await synthesizeSpeech({ text: 'seven three nine one' }), ['sinc', '-6000']);
+  const up = await resampleWithSox(speech, 16_000, 44_100);
+  const back = resample(up, 44_100, 16_000);
+  let signal = 0;
+  let noise = 0;
+  for (let i = 400; i < speech.length - 400; i++) {
+    signal += (speech[i] ?? 0) ** 2;
+    noise += ((speech[i] ?? 0) - (back[i] ?? 0)) ** 2;
+  }
+  assert.ok(10 * Math.log10(signal / noise) > 40, `SNR ${10 * Math.log10(signal / noise)} dB`);
+});
+
+test('equal rates return a copy, invalid rates throw', () => {
+  const samples = Float32Array.from([0.1, 0.2]);
+  const out = resample(samples, 16_000, 16_000);
+  assert.deepEqual(out, samples);
+  assert.notEqual(out, samples);
+  assert.throws(() => resample(samples, 0, 16_000), RangeError);
+});

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lfcc, linearFilterbank } from '../../../../src/engines/voice/features/lfcc.js';
+import { powerSpectrogram } from '../../../../src/engines/voice/features/power-spectrum.js';
+import { bandLimitCues } from '../../../../src/engines/voice/spoof-cues/band-limit.js';
+import { pauseNoise } from '../../../../src/engines/voice/spoof-cues/breath-noise.js';
+import { frameLevelsDb } from '../../../../src/engines/voice/spoof-cues/frame-levels.js';
+import { longTermSpectrum } from '../../../../src/engines/voice/spoof-cues/long-term-spectrum.js';
+import { lowFrequencyRolloff } from '../../../../src/engines/voice/spoof-cues/low-frequency-rolloff.js';
+import { mainsHum } from '../../../../src/engines/voice/spoof-cues/mains-hum.js';
+import { periodicity } from '../../../../src/engines/voice/spoof-cues/periodicity.js';
+import { reverberationTail } from '../../../../src/engines/voice/spoof-cues/reverberation-tail.js';
+import { spectralFlatness } from '../../../../src/engines/voice/spoof-cues/spectral-flatness.js';
+import { seededRandom } from '../../../../src/lib/seeded-random.js';
+import { concatSamples, silence, soxEffects, whiteNoise } from '../../../helpers/speech.js';
+
+const RATE = 16_000;
+const spectrumOf = (samples: Float32Array) => powerSpectrogram(samples, { sampleRate: RATE });
+const ltasOf = (samples: Float32Array) => longTermSpectrum(spectrumOf(samples));
+
+/** A voiced-speech stand-in: a glottal-like pulse train at `f0` (jitter: relative random period change) plus breath noise. */
+function pulseTrain(seconds: number, f0: number, jitter: number, seed = 3): Float32Array {
+  const random = seededRandom(seed);
+  const out = new Float32Array(Math.round(seconds * RATE));
+  let next = 0;
+  while (next < out.length) {
+    for (let i = 0; i < 40 && next + i < out.length; i++) out[next + i] = (out[next + i] ?? 0) + 0.5 * Math.exp(-i / 6);
+    next += Math.round((RATE / f0) * (1 + jitter * (2 * random() - 1)));
+  }
+  return out;
+}
+
+/** Noise bursts of 200 ms separated by 200 ms of `gap` (a syllable rhythm with sharp offsets). */
+function bursts(gap: (seconds: number) => Float32Array, count = 8): Float32Array {
+  const parts: Float32Array[] = [];
+  for (let i = 0; i < count; i++) parts.push(whiteNoise(0.2, -20, 10 + i), gap(0.2));
+  return concatSamples(...parts);
+}
+
+/** Convolution with an exponentially decaying noise tail: a room of reverberation time t60 seconds. */
+function reverberate(samples: Float32Array, t60: number): Float32Array {
+  const random = seededRandom(7);
+  const length = Math.round(t60 * RATE);
+  const impulse = new Float32Array(length);
+  impulse[0] = 1;
+  for (let i = 1; i < length; i++) impulse[i] = 0.3 * (2 * random() - 1) * 10 ** ((-3 * i) / length);
+  const out = new Float32Array(samples.length + length);
+  // Sparse direct convolution: only the tail's first 4000 taps matter for the falls measured (50 ms spans).
+  for (let i = 0; i < samples.length; i++) {
+    const x = samples[i] ?? 0;
+    if (x === 0) continue;
+    for (let k = 0; k < Math.min(length, 4000); k += 1) out[i + k] = (out[i + k] ?? 0) + x * (impulse[k] ?? 0);
+  }
+  return out;
+}
+
+test('linearFilterbank: evenly spaced triangles over the band, each covering bins', () => {
+  const bank = linearFilterbank({ sampleRate: RATE, fftLength: 512, filters: 20, lowHz: 0, highHz: 8000 });
+  assert.equal(bank.length, 20);
+  const starts = bank.map((filter) => filter.firstBin);
+  const steps = starts.slice(1).map((start, i) => start - (starts[i] ?? 0));
+  assert.ok(steps.every((step) => Math.abs(step - 12) <= 1), `steps ${steps.join(',')}`);
+  assert.throws(() => linearFilterbank({ sampleRate: RATE, fftLength: 512, filters: 4, lowHz: 0, highHz: 9000 }), RangeError);
+});
+
+test('lfcc: a flat (white) spectrum has near-zero cepstrum beyond c0, a tilted one does not', async () => {
+  const white = whiteNoise(2, -20, 5);
+  const flat = lfcc(powerSpectrogram(white, { sampleRate: RATE, preEmphasis: 0 }));
+  const tilted = lfcc(powerSpectrogram(await soxEffects(white, ['lowpass', '-1', '1000']), { sampleRate: RATE, preEmphasis: 0 }));
+  const meanC1 = (c: { frames: number; coefficients: number; values: Float32Array }) => {
+    let sum = 0;
+    for (let f = 0; f < c.frames; f++) sum += c.values[f * c.coefficients + 1] ?? 0;
+    return sum / c.frames;
+  };
+  assert.equal(flat.coefficients, 20);
+  assert.ok(Math.abs(meanC1(flat)) < 0.5, `white c1 ${meanC1(flat)}`);
+  assert.ok(meanC1(tilted) > 3, `low-passed c1 ${meanC1(tilted)}`);
+});
+
+test('band limit: a 4 kHz low-pass lowers the high-band ratio and the spectral edge', async () => {
+  const hiss = whiteNoise(2, -40, 9);
+  const noisy = pulseTrain(2, 120, 0.02).map((x, i) => x + (hiss[i] ?? 0));
+  const limited = await soxEffects(noisy, ['sinc', '-4000']);
+  const a = bandLimitCues(ltasOf(noisy));
+  const b = bandLimitCues(ltasOf(limited));
+  assert.ok(b.high4to8 < a.high4to8 - 2, `high4to8 ${a.high4to8} -> ${b.high4to8}`);
+  assert.ok(b.edge < 0.6 && a.edge > 0.9, `edge ${a.edge} -> ${b.edge}`);
+});
+
+test('low-frequency roll-off: a small-loudspeaker high-pass lowers the 60-250 Hz share', async () => {
+  const voiced = pulseTrain(2, 110, 0.02);
+  const played = await soxEffects(voiced, ['highpass', '-2', '400']);
+  assert.ok(lowFrequencyRolloff(ltasOf(played)) < lowFrequencyRolloff(ltasOf(voiced)) - 0.5);
+});
+
+test('mains hum: 50 Hz at -40 dBFS stands out; without it the cue stays near 0', () => {
+  const voiced = pulseTrain(3, 130, 0.03);
+  const hiss = whiteNoise(3, -45, 4);
+  const noisy = voiced.map((x, i) => x + (hiss[i] ?? 0));
+  const hummed = noisy.map((x, i) => x + 0.01 * Math.sin((2 * Math.PI * 50 * i) / RATE));
+  const clean = mainsHum(noisy, RATE);
+  const withHum = mainsHum(hummed, RATE);
+  assert.ok(clean < 1, `clean ${clean}`);
+  assert.ok(withHum > clean + 1.5, `hum ${clean} -> ${withHum}`);
+});
+
+test('reverberation tail: a 0.6 s room tail measurably raises the steepest level falls', () => {
+  const dry = bursts(silence);
+  const wet = reverberate(dry, 0.6);
+  const dryFall = reverberationTail(frameLevelsDb(spectrumOf(dry)));
+  const wetFall = reverberationTail(frameLevelsDb(spectrumOf(wet)));
+  assert.ok(dryFall < -30, `dry ${dryFall}`);
+  assert.ok(wetFall > dryFall + 10, `dry ${dryFall} -> wet ${wetFall}`);
+});
+
+test('periodicity: a pulse train is voiced, noise is not; a steady period has less jitter than a jittered one', () => {
+  const steady = periodicity(pulseTrain(2, 120, 0));
+  const jittered = periodicity(pulseTrain(2, 120, 0.08));
+  const noise = periodicity(whiteNoise(2, -20, 2));
+  assert.ok(steady.voicedShare > 0.9 && steady.voicing > 0.8, JSON.stringify(steady));
+  assert.ok(noise.voicedShare < 0.2, JSON.stringify(noise));
+  assert.ok(jittered.jitter > steady.jitter, `${steady.jitter} vs ${jittered.jitter}`);
+});
+
+test('spectral flatness: white noise is flat, a harmonic vowel-like tone is peaky', () => {
+  const harmonics = new Float32Array(RATE);
+  for (let i = 0; i < harmonics.length; i++)
+    for (let h = 1; h <= 15; h++) harmonics[i] = (harmonics[i] ?? 0) + Math.sin((2 * Math.PI * 200 * h * i) / RATE) / (4 * h);
+  const noise = spectralFlatness(spectrumOf(whiteNoise(1, -20, 6)));
+  const pulses = spectralFlatness(spectrumOf(harmonics));
+  assert.ok(noise.mean > -0.8 && noise.mean < -0.1, `noise ${noise.mean}`); // -0.25 unwindowed; pre-emphasis tilts it
+  assert.ok(pulses.mean < noise.mean - 0.6, `harmonics ${pulses.mean}`);
+});
+
+test('pause noise: digital silence between bursts reads far lower than a breathy noise floor', () => {
+  const digital = bursts(silence);
+  const breathy = bursts((s) => whiteNoise(s, -55, 12));
+  const mask = (samples: Float32Array) => {
+    const levels = frameLevelsDb(spectrumOf(samples));
+    // Speech = the bursts: frames whose centre falls in an even 200 ms slot.
+    return pauseNoise(levels, (f) => Math.floor((f * 160 + 200) / 3200) % 2 === 0);
+  };
+  const a = mask(digital);
+  const b = mask(breathy);
+  assert.ok(a.pauseLevel < b.pauseLevel - 20, `${a.pauseLevel} vs ${b.pauseLevel}`);
+  assert.ok(b.pauseLevel < -20 && b.pauseLevel > -50, `breathy ${b.pauseLevel}`);
+});
