@@ -29,11 +29,11 @@ export const SPEAKER_TRAINING = {
     lowHz: 20,
     highHz: 7600,
     deltaWindow: 2,
-    energyRangeDb: 40,
+    energyRangeDb: 80,
   } satisfies SpeakerFeatureSettings,
   ldaDims: 120,
   ubmComponents: 64,
-  ubmFrames: 60_000,
+  ubmFrames: 40_000,
   emIterationsPerSplit: 5,
   relevance: 16,
   statisticsWeight: 0.5,
@@ -82,7 +82,12 @@ export function trainSpeakerModel(
   log(`  LDA on ${statistics.length} segments of ${new Set(labels).size} speakers`);
   const lda = fitLda(statistics, labels, settings.ldaDims);
   log(`  UBM of ${settings.ubmComponents} components on ${settings.ubmFrames} of the pooled frames`);
-  const ubm = trainDiagonalGmm(pooledFrames(whole, settings.ubmFrames), settings.ubmComponents, settings.emIterationsPerSplit, log);
+  const ubm = trainDiagonalGmm(
+    pooledFrames(whole, settings.ubmFrames),
+    settings.ubmComponents,
+    settings.emIterationsPerSplit,
+    log,
+  );
   const json = {
     format: SPEAKER_MODEL_FORMAT,
     featureVersion: SPEAKER_FEATURE_VERSION,
@@ -90,7 +95,12 @@ export function trainSpeakerModel(
     provenance,
     V600: {
       kind: 'statistics-lda',
-      projection: { inDims: lda.inDims, outDims: lda.outDims, mean: rounded(lda.mean), matrix: rounded(lda.projection) },
+      projection: {
+        inDims: lda.inDims,
+        outDims: lda.outDims,
+        mean: rounded(lda.mean),
+        matrix: rounded(lda.projection),
+      },
     },
     V900: {
       kind: 'gmm-map-supervector',

@@ -33,12 +33,22 @@ import {
   voiceSpoofFeatures,
 } from '../src/engines/voice/voice-spoof-features.js';
 import { TARGET_BPCER_BY_LEVEL } from '../src/engines/liveness/workflows.js';
-import { ATTACK_KINDS, buildCorpus, FOLDS, readCorpusWav, type CorpusItem, type CorpusKind } from './voice-spoof-corpus.js';
+import {
+  ATTACK_KINDS,
+  buildCorpus,
+  FOLDS,
+  readCorpusWav,
+  type CorpusItem,
+  type CorpusKind,
+} from './voice-spoof-corpus.js';
 import { fitLogistic, fitStandardiser, standardise } from './pad-training.js';
 import { isFiniteNumberArray, isRecord } from '../src/lib/json-guards.js';
 
 const MODEL_FILE = 'src/engines/voice/voice-spoof-model.json';
-/** L2 penalty of the logistic part (on standardised features and their squares); chosen on the leave-one-attack-out error. */
+/**
+ * L2 penalty of the logistic part (on standardised features and their squares), chosen on the
+ * leave-one-attack-out error.
+ */
 const L2 = 100;
 /** Cue-range margin in bona fide spreads (spread = 5-95% range / 3.3, a standard deviation for a normal). */
 const MARGIN = 3;
@@ -178,9 +188,13 @@ export interface VoiceSpoofEvaluation {
  * trains the model on everything.
  *
  * @example
- * const { markdown } = await evaluateVoiceSpoof({ voiceDir: '../shared/data/voice', cacheDir: '/tmp/veriport-voice-spoof' });
+ * const voiceDir = '../shared/data/voice';
+ * const { markdown } = await evaluateVoiceSpoof({ voiceDir, cacheDir: '/tmp/veriport-voice-spoof' });
  */
-export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: string }): Promise<VoiceSpoofEvaluation> {
+export async function evaluateVoiceSpoof(options: {
+  voiceDir: string;
+  cacheDir: string;
+}): Promise<VoiceSpoofEvaluation> {
   const items = buildCorpus({ ...options, log: (line) => console.log(`corpus: ${line}`) });
   // Features are kept beside the audio cache, keyed by file and feature version, so a re-run skips the VAD.
   const featureCache = join(options.cacheDir, `features-${VOICE_SPOOF_FEATURE_VERSION.replace('/', '-')}.json`);
@@ -213,7 +227,9 @@ export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: 
   const json: Record<string, unknown> = { counts, levels: {}, leaveOneAttackOut: {}, allKindsSeen: {} };
   lines.push('| unseen attack kind | attacks | APCER alfa2 | APCER alfa4 | BPCER alfa4 | APCER alfa6 | EER |');
   lines.push('|---|---|---|---|---|---|---|');
-  const pooled = new Map<number, ErrorCounts>(LEVELS.map((level) => [level, { attacks: 0, accepted: 0, bonafide: 0, rejected: 0 }]));
+  const pooled = new Map<number, ErrorCounts>(
+    LEVELS.map((level) => [level, { attacks: 0, accepted: 0, bonafide: 0, rejected: 0 }]),
+  );
   const loao: Record<string, unknown> = {};
   for (const held of ATTACK_KINDS) {
     const scored = crossValidate(
@@ -236,7 +252,12 @@ export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: 
       lines.push(
         `| ${held} | ${l4.attacks} | ${percent(l2.accepted, l2.attacks)} | ${percent(l4.accepted, l4.attacks)} | ${percent(l4.rejected, l4.bonafide)} | ${percent(l6.accepted, l6.attacks)} | ${(100 * eer).toFixed(1)}% |`,
       );
-      loao[held] = { attacks: l4.attacks, apcer: byLevel.map((c) => c.accepted / c.attacks), bpcer: byLevel.map((c) => c.rejected / c.bonafide), eer };
+      loao[held] = {
+        attacks: l4.attacks,
+        apcer: byLevel.map((c) => c.accepted / c.attacks),
+        bpcer: byLevel.map((c) => c.rejected / c.bonafide),
+        eer,
+      };
     }
   }
   const [p2, p4, p6] = LEVELS.map((level) => pooled.get(level));
@@ -244,13 +265,22 @@ export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: 
     lines.push(
       `| **pooled over unseen kinds** | ${p4.attacks} | ${percent(p2.accepted, p2.attacks)} | **${percent(p4.accepted, p4.attacks)}** | **${percent(p4.rejected, p4.bonafide)}** | ${percent(p6.accepted, p6.attacks)} | |`,
     );
-    loao.pooled = { apcer: [p2, p4, p6].map((c) => c.accepted / c.attacks), bpcer: [p2, p4, p6].map((c) => c.rejected / c.bonafide) };
+    loao.pooled = {
+      apcer: [p2, p4, p6].map((c) => c.accepted / c.attacks),
+      bpcer: [p2, p4, p6].map((c) => c.rejected / c.bonafide),
+    };
   }
   json.leaveOneAttackOut = loao;
 
-  const seen = crossValidate(rows, () => true, () => true);
+  const seen = crossValidate(
+    rows,
+    () => true,
+    () => true,
+  );
   lines.push('');
-  lines.push('All attack kinds seen in training (speaker-disjoint 3-fold cross-validation; the shipped thresholds come from these scores):');
+  lines.push(
+    'All attack kinds seen in training (speaker-disjoint 3-fold cross-validation; the shipped thresholds come from these scores):',
+  );
   lines.push('');
   lines.push('| level | target BPCER | APCER | BPCER |');
   lines.push('|---|---|---|---|');
@@ -258,10 +288,14 @@ export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: 
   for (const level of LEVELS) {
     const target = TARGET_BPCER_BY_LEVEL[level - 1] ?? 0;
     const c = errorsAt(seen, target);
-    lines.push(`| alfa${level} | ${(100 * target).toFixed(0)}% | ${percent(c.accepted, c.attacks)} | ${percent(c.rejected, c.bonafide)} |`);
+    lines.push(
+      `| alfa${level} | ${(100 * target).toFixed(0)}% | ${percent(c.accepted, c.attacks)} | ${percent(c.rejected, c.bonafide)} |`,
+    );
     seenJson[`alfa${level}`] = { apcer: c.accepted / c.attacks, bpcer: c.rejected / c.bonafide };
   }
-  lines.push(`\nEER all kinds seen: ${(100 * equalErrorRate(seen)).toFixed(1)}%. ${computed > 0 ? `Feature extraction: ${((featureMs / speechSeconds) * 5).toFixed(1)} ms per 5 s of audio (mean over ${computed} corpus files, this machine, shared with other work).` : 'Features read from the cache.'}`);
+  lines.push(
+    `\nEER all kinds seen: ${(100 * equalErrorRate(seen)).toFixed(1)}%. ${computed > 0 ? `Feature extraction: ${((featureMs / speechSeconds) * 5).toFixed(1)} ms per 5 s of audio (mean over ${computed} corpus files, this machine, shared with other work).` : 'Features read from the cache.'}`,
+  );
   json.allKindsSeen = seenJson;
   if (computed > 0) json.featureMsPer5s = (featureMs / speechSeconds) * 5;
   const round = (p: number): number => Math.round(p * 1e5) / 1e5;
@@ -269,8 +303,14 @@ export async function evaluateVoiceSpoof(options: { voiceDir: string; cacheDir: 
     markdown: lines.join('\n'),
     json,
     heldOut: {
-      live: seen.filter((s) => s.row.item.kind === 'bonafide').map((s) => round(s.pLive)).sort((a, b) => a - b),
-      spoof: seen.filter((s) => s.row.item.kind !== 'bonafide').map((s) => round(s.pLive)).sort((a, b) => a - b),
+      live: seen
+        .filter((s) => s.row.item.kind === 'bonafide')
+        .map((s) => round(s.pLive))
+        .sort((a, b) => a - b),
+      spoof: seen
+        .filter((s) => s.row.item.kind !== 'bonafide')
+        .map((s) => round(s.pLive))
+        .sort((a, b) => a - b),
     },
     model: train(rows),
     counts,
@@ -281,14 +321,23 @@ function parseCli(argv: string[]): { voiceDir: string; cacheDir: string; write: 
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { cache: { type: 'string', default: '/tmp/veriport-voice-spoof' }, 'no-write': { type: 'boolean', default: false } },
+    options: {
+      cache: { type: 'string', default: '/tmp/veriport-voice-spoof' },
+      'no-write': { type: 'boolean', default: false },
+    },
   });
-  return { voiceDir: resolve(positionals[0] ?? '../shared/data/voice'), cacheDir: resolve(values.cache), write: !values['no-write'] };
+  return {
+    voiceDir: resolve(positionals[0] ?? '../shared/data/voice'),
+    cacheDir: resolve(values.cache),
+    write: !values['no-write'],
+  };
 }
 
 function writeReport(evaluation: VoiceSpoofEvaluation): void {
   mkdirSync('reports', { recursive: true });
-  const header = `# Voice spoof detection: leave-one-attack-out\n\nCorpus: ${Object.entries(evaluation.counts).map(([k, n]) => `${k} ${n}`).join(', ')}.\n\n`;
+  const header = `# Voice spoof detection: leave-one-attack-out\n\nCorpus: ${Object.entries(evaluation.counts)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')}.\n\n`;
   writeFileSync('reports/voice-spoof.md', `${header}${evaluation.markdown}\n`);
   writeFileSync('reports/voice-spoof.json', `${JSON.stringify(evaluation.json, null, 1)}\n`);
 }

@@ -37,7 +37,9 @@ export async function trainVoice(argv: string[]): Promise<void> {
   const started = Date.now();
   const data = await backgroundSpeech(dir);
   const speakers = new Set(data.map((d) => d.speaker)).size;
-  console.log(`${data.length} utterances of ${speakers} speakers read (decode + VAD) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${data.length} utterances of ${speakers} speakers read (decode + VAD) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   const { json } = trainSpeakerModel(
     data,
     {

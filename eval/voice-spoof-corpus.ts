@@ -183,7 +183,22 @@ function replay(input: string, output: string, random: () => number, scratch: st
     String(noiseDb),
   ]);
   const humOnly = join(scratch, 'hum.wav');
-  run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', humOnly, 'synth', String(duration), 'sine', String(hum.frequency), 'gain', String(hum.db)]);
+  run('sox', [
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    humOnly,
+    'synth',
+    String(duration),
+    'sine',
+    String(hum.frequency),
+    'gain',
+    String(hum.db),
+  ]);
   const partial = `${output}.part.wav`;
   run('sox', ['-m', played, noise, humOnly, '-b', '16', partial, 'highpass', '40', 'gain', '-n', '-3']);
   renameSync(partial, output);
@@ -208,7 +223,8 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   const { voiceDir, cacheDir } = options;
   const log = options.log ?? (() => undefined);
   const scratch = join(cacheDir, 'scratch');
-  for (const dir of ['bonafide', ...ATTACK_KINDS, 'scratch', 'raw']) mkdirSync(join(cacheDir, dir), { recursive: true });
+  for (const dir of ['bonafide', ...ATTACK_KINDS, 'scratch', 'raw'])
+    mkdirSync(join(cacheDir, dir), { recursive: true });
   const items: CorpusItem[] = [];
 
   // Bona fide: LibriSpeech utterances (one per speaker), speakers dealt round-robin by id.
@@ -219,7 +235,13 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   libri.forEach((name, i) => {
     const path = join(cacheDir, 'bonafide', `ls-${name}`);
     if (!existsSync(path)) toCorpusWav(join(background, name), path);
-    items.push({ kind: 'bonafide', source: `ls-${name.split('-')[0] ?? name}`, fold: i % FOLDS, path, recipe: 'LibriSpeech' });
+    items.push({
+      kind: 'bonafide',
+      source: `ls-${name.split('-')[0] ?? name}`,
+      fold: i % FOLDS,
+      path,
+      recipe: 'LibriSpeech',
+    });
   });
   // FSDD: one phrase per speaker and repetition, its ten digits joined (no silence inserted between them).
   const fsddDir = resolve(voiceDir, 'dev', 'fsdd');
@@ -256,7 +278,13 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
         run('espeak-ng', ['-v', name, '-s', String(speed), '-p', String(pitch), '-w', raw, text]);
         toCorpusWav(raw, path);
       }
-      items.push({ kind: 'espeak', source: name, fold: n % FOLDS, path, recipe: `espeak-ng -v ${name} -s ${speed} -p ${pitch}` });
+      items.push({
+        kind: 'espeak',
+        source: name,
+        fold: n % FOLDS,
+        path,
+        recipe: `espeak-ng -v ${name} -s ${speed} -p ${pitch}`,
+      });
       n++;
     }
   }
@@ -270,10 +298,27 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
       const path = join(cacheDir, 'flite', `${n}-${voice}.wav`);
       if (!existsSync(path)) {
         const raw = join(cacheDir, 'raw', 'flite.wav');
-        run('flite', ['-voice', voice, '--setf', `duration_stretch=${stretch}`, '--setf', `int_f0_target_mean=${f0}`, '-t', allTexts[t] ?? '', '-o', raw]);
+        run('flite', [
+          '-voice',
+          voice,
+          '--setf',
+          `duration_stretch=${stretch}`,
+          '--setf',
+          `int_f0_target_mean=${f0}`,
+          '-t',
+          allTexts[t] ?? '',
+          '-o',
+          raw,
+        ]);
         toCorpusWav(raw, path);
       }
-      items.push({ kind: 'flite', source: voice, fold: n % FOLDS, path, recipe: `flite -voice ${voice} duration_stretch=${stretch} f0=${f0}` });
+      items.push({
+        kind: 'flite',
+        source: voice,
+        fold: n % FOLDS,
+        path,
+        recipe: `flite -voice ${voice} duration_stretch=${stretch} f0=${f0}`,
+      });
       n++;
     }
   }
@@ -289,7 +334,13 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
         run('text2wave', ['-eval', `(voice_${voice})`, '-o', raw], allTexts[t] ?? '');
         toCorpusWav(raw, path, ['tempo', '-s', tempo]);
       }
-      items.push({ kind: 'festival', source: voice, fold: n % FOLDS, path, recipe: `text2wave voice_${voice}, sox tempo ${tempo}` });
+      items.push({
+        kind: 'festival',
+        source: voice,
+        fold: n % FOLDS,
+        path,
+        recipe: `text2wave voice_${voice}, sox tempo ${tempo}`,
+      });
       n++;
     }
   }
@@ -333,7 +384,11 @@ export function readCorpusWav(path: string): Float32Array {
     const id = bytes.toString('latin1', offset, offset + 4);
     const size = view.getUint32(offset + 4, true);
     if (id === 'fmt ') {
-      format = { channels: view.getUint16(offset + 10, true), rate: view.getUint32(offset + 12, true), bits: view.getUint16(offset + 22, true) };
+      format = {
+        channels: view.getUint16(offset + 10, true),
+        rate: view.getUint32(offset + 12, true),
+        bits: view.getUint16(offset + 22, true),
+      };
     } else if (id === 'data') {
       if (format?.channels !== 1 || format.rate !== 16_000 || format.bits !== 16)
         throw new Error(`${path} is not 16 kHz mono 16-bit PCM`);

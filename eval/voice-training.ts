@@ -336,7 +336,8 @@ export function composeProjections(first: LinearProjection, second: LinearProjec
   for (let i = 0; i < second.outDims; i++) {
     for (let k = 0; k < first.outDims; k++) {
       const a = second.projection[i * first.outDims + k] ?? 0;
-      for (let d = 0; d < D; d++) projection[i * D + d] = (projection[i * D + d] ?? 0) + a * (first.projection[k * D + d] ?? 0);
+      for (let d = 0; d < D; d++)
+        projection[i * D + d] = (projection[i * D + d] ?? 0) + a * (first.projection[k * D + d] ?? 0);
     }
   }
   // y = B(A(x − m1) − m2) = BA(x − m1 − A⁺m2); with A orthonormal rows (PCA), A⁺ = Aᵀ.

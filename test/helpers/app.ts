@@ -61,7 +61,9 @@ export function testSeal(payload: string | Uint8Array, purpose: EnvelopePurpose)
  * Liveness decides with the hand-made PAD classifier here (`VERIPORT_PAD_MODEL=handmade`): the synthetic live
  * frames (faces.ts: a portrait pasted on a flat grey canvas) are, to the default ONNX model, what they are, a
  * photo held up in front of a wall, and it refuses them. The ONNX default is tested through HTTP on frames cut
- * from whole photos (test/integration/pad-model.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it.
+ * from whole photos (test/integration/pad-model.test.ts, and the replayed-still and camera sequences of
+ * test/integration/liveness-replay.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it. It costs the tests no
+ * time: the face engine's workers run the ONNX model on every liveness face whichever model decides.
  */
 export async function testApp(
   env: Record<string, string> = {},

@@ -107,7 +107,7 @@ before(async () => {
     authentications: onboardingAuthenticationsRepository(store.db),
     events: onboardingEventsRepository(store.db),
     ipData: {
-      lookup: async (ip) => FACTS[ip] ?? { ip, routable: false },
+      lookup: (ip) => Promise.resolve(FACTS[ip] ?? { ip, routable: false }),
       sources: { geolocation: 'test', network: 'test' },
     },
     torList: undefined,

@@ -50,20 +50,20 @@ it('fuses a face and a voice verification of one person from their scoreFmr valu
 
   const faceScore = (
     await httpPost(app, '/face-matching/verify/people', { id: 'anna', probe: { VISIBLE_FRONTAL: face2 } })
-  ).json() as Score;
+  ).json<Score>();
   const voiceScore = (
     await httpPost(app, '/voice-matching/verify/people', {
       id: 'anna',
       probe: { voiceSamples: [{ data: probeVoice }] },
     })
-  ).json() as Score;
+  ).json<Score>();
   assert.ok(faceScore.scoreFmr > 0 && voiceScore.scoreFmr >= 0, JSON.stringify({ faceScore, voiceScore }));
 
   const scores = [faceScore.scoreFmr, voiceScore.scoreFmr];
   const viaVoice = await httpPost(app, '/voice-matching/fuseScores', { scores });
   const viaFace = await httpPost(app, '/face-matching/fuseScores', { scores });
   assert.equal(viaVoice.statusCode, 200, viaVoice.body);
-  const fused = (viaVoice.json() as { scoreFused: number }).scoreFused;
+  const fused = viaVoice.json<{ scoreFused: number }>().scoreFused;
   assert.deepEqual(viaFace.json(), { scoreFused: fused });
   // Independent modalities: the false-match rates multiply, so the FMR scores add.
   assert.ok(Math.abs(fused - (faceScore.scoreFmr + voiceScore.scoreFmr)) < 1e-9);

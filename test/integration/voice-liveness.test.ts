@@ -50,7 +50,7 @@ describe('voice liveness', () => {
   it('calculates the seconds of speech, not of recording, per sample', async () => {
     const response = await post('/calculateVoiceLength', voice(wav.speech, wav.padded, wav.silent));
     assert.equal(response.statusCode, 200, response.body);
-    const lengths = (response.json() as { voice: { voiceSamples: Array<{ voiceLengthSeconds: number }> } }).voice
+    const lengths = response.json<{ voice: { voiceSamples: Array<{ voiceLengthSeconds: number }> } }>().voice
       .voiceSamples;
     assert.equal(lengths.length, 3);
     const [plain, padded, silent] = lengths.map((l) => l.voiceLengthSeconds);
@@ -133,6 +133,10 @@ describe('voice liveness', () => {
       assertCodedError(await post(url, {}), 400, -3, /voice/);
       assertCodedError(await post(url, { voice: { voiceSamples: 'x' } }), 400, -4);
       assertCodedError(await httpPost(app, `/voice-liveness${url}`, '{"voice":', 'application/json'), 400, -2);
+    }
+    for (const securityLevel of [0, 11, 2.5]) {
+      const body = { voice: { voiceSamples: [{ data: wav.speech }], workflow: 'alfa4', securityLevel } };
+      assertCodedError(await post('/analyze', body), 400, -6, /securityLevel/);
     }
     assertCodedError(
       await post('/analyze', { voice: { voiceSamples: [{ data: wav.speech }], workflow: 'charlie4' } }),

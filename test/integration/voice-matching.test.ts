@@ -38,6 +38,16 @@ const sample = (data: string | undefined, voiceSampleType?: string) => ({
 });
 const post = (url: string, body: unknown) => httpPost(app, `/voice-matching${url}`, body as object);
 
+interface Score {
+  score: number;
+  scoreFmr: number;
+  scorePercent: number;
+}
+interface Identified {
+  candidateList: Array<{ id: string; scoreFmr: number }>;
+  recordErrors: Array<{ id: string; error: string }>;
+}
+
 before(async () => {
   store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
   app = await testApp({ VERIPORT_VOICE_CACHE_LIMITS: 'tiny=2' }, { store });
@@ -77,8 +87,8 @@ describe('voice matching: caches', () => {
     const updated = await post('/update/tiny', { encounter: { id: 'beth', ...sample(enrol.carl) } });
     assert.equal(updated.statusCode, 200, updated.body);
     assert.equal(updated.body, '');
-    const carlAsBeth = (await post('/verify/tiny', { id: 'beth', probe: sample(probe.carl) })).json();
-    const bethAsBeth = (await post('/verify/tiny', { id: 'beth', probe: sample(probe.beth) })).json();
+    const carlAsBeth = (await post('/verify/tiny', { id: 'beth', probe: sample(probe.carl) })).json<Score>();
+    const bethAsBeth = (await post('/verify/tiny', { id: 'beth', probe: sample(probe.beth) })).json<Score>();
     assert.ok(carlAsBeth.score > bethAsBeth.score, JSON.stringify({ carlAsBeth, bethAsBeth }));
     assertCodedError(
       await post('/update/tiny', { encounter: { id: 'zoe', ...sample(enrol.carl) } }),
@@ -112,7 +122,7 @@ describe('voice matching: verification and identification', () => {
         (Object.keys(SPEAKERS) as Speaker[]).map(async (id) => {
           const response = await post('/verify/speakers', { id, probe: sample(probe.adam), workflow });
           assert.equal(response.statusCode, 200, response.body);
-          return { id, ...(response.json() as { score: number; scoreFmr: number; scorePercent: number }) };
+          return { id, ...response.json<Score>() };
         }),
       );
       const genuine = scores.find((s) => s.id === 'adam');
@@ -129,10 +139,7 @@ describe('voice matching: verification and identification', () => {
     for (const name of Object.keys(SPEAKERS) as Speaker[]) {
       const response = await post('/identify/speakers', { probe: sample(probe[name]), candidateListSize: 3 });
       assert.equal(response.statusCode, 200, response.body);
-      const { candidateList, recordErrors } = response.json() as {
-        candidateList: Array<{ id: string; scoreFmr: number }>;
-        recordErrors: unknown[];
-      };
+      const { candidateList, recordErrors } = response.json<Identified>();
       assert.equal(candidateList.length, 3);
       assert.equal(candidateList[0]?.id, name, JSON.stringify(candidateList));
       assert.deepEqual(recordErrors, []);
@@ -144,7 +151,7 @@ describe('voice matching: verification and identification', () => {
       workflow: { comparator: { algorithm: 'V900' } },
     });
     assert.equal(partial.statusCode, 200, partial.body);
-    const body = partial.json() as { candidateList: Array<{ id: string }>; recordErrors: unknown[] };
+    const body = partial.json<Identified>();
     assert.deepEqual(body.candidateList.map((c) => c.id).sort(), ['adam', 'carl']);
     assert.deepEqual(body.recordErrors, [{ id: 'nobody', error: 'not in the cache' }]);
   });
@@ -152,7 +159,7 @@ describe('voice matching: verification and identification', () => {
   it('takes a browser recording (Ogg/Opus) as the probe', async () => {
     const response = await post('/identify/speakers', { probe: sample(oggProbe), candidateListSize: 1 });
     assert.equal(response.statusCode, 200, response.body);
-    assert.equal((response.json() as { candidateList: Array<{ id: string }> }).candidateList[0]?.id, 'adam');
+    assert.equal(response.json<Identified>().candidateList[0]?.id, 'adam');
   });
 });
 
@@ -160,14 +167,14 @@ describe('voice matching: templates', () => {
   it('exports sealed templates (V600 by default, the workflow picks), which import, compare and addBatch take', async () => {
     const exported = await post('/export', { encounter: sample(enrol.dora) });
     assert.equal(exported.statusCode, 200, exported.body);
-    const v600 = (exported.json() as { export: string }).export;
+    const v600 = exported.json<{ export: string }>().export;
     const v900 = (
       await post('/export', { encounter: sample(enrol.dora), workflow: { comparator: { algorithm: 'V900' } } })
-    ).json().export as string;
+    ).json<{ export: string }>().export;
     assert.notEqual(v600, v900);
 
-    const same = (await post('/compare', { probe: sample(probe.dora), gallery: { import: v600 } })).json();
-    const other = (await post('/compare', { probe: sample(probe.emil), gallery: { import: v600 } })).json();
+    const same = (await post('/compare', { probe: sample(probe.dora), gallery: { import: v600 } })).json<Score>();
+    const other = (await post('/compare', { probe: sample(probe.emil), gallery: { import: v600 } })).json<Score>();
     assert.ok(same.score > other.score, JSON.stringify({ same, other }));
     // A V900 template compared under V600: refused, it holds no V600 vector.
     assertCodedError(await post('/compare', { probe: sample(probe.dora), gallery: { import: v900 } }), 400, -6, /V900/);
@@ -183,7 +190,7 @@ describe('voice matching: templates', () => {
       { id: 'dora900', import: v900 },
     ]);
     assert.deepEqual(batch.json(), ['dora', 'dora900']);
-    const found = (await post('/identify/imported', { probe: sample(probe.dora) })).json();
+    const found = (await post('/identify/imported', { probe: sample(probe.dora) })).json<Identified>();
     assert.deepEqual(
       found.candidateList.map((c: { id: string }) => c.id),
       ['dora'],
@@ -206,7 +213,7 @@ describe('voice matching: templates', () => {
       -6,
       /import/,
     );
-    const exported = (await post('/export', { encounter: sample(enrol.adam) })).json().export as string;
+    const exported = (await post('/export', { encounter: sample(enrol.adam) })).json<{ export: string }>().export;
     const altered = Buffer.from(exported, 'base64');
     altered.writeUInt8(altered.readUInt8(altered.length - 1) ^ 1, altered.length - 1);
     assertCodedError(

@@ -64,7 +64,8 @@ export function utteranceStatistics(frames: FeatureMatrix, coefficients: number)
     for (let i = 0; i < coefficients; i++) {
       const xi = (values[row + i] ?? 0) - (mean[i] ?? 0);
       for (let j = i + 1; j < coefficients; j++)
-        cross[i * coefficients + j] = (cross[i * coefficients + j] ?? 0) + xi * ((values[row + j] ?? 0) - (mean[j] ?? 0));
+        cross[i * coefficients + j] =
+          (cross[i * coefficients + j] ?? 0) + xi * ((values[row + j] ?? 0) - (mean[j] ?? 0));
     }
   }
   for (let d = 0; d < dims; d++) {

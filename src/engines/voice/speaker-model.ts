@@ -138,7 +138,15 @@ export function parseSpeakerModel(json: unknown, origin: string): SpeakerModel {
     format: SPEAKER_MODEL_FORMAT,
     featureVersion,
     features: settings,
-    provenance: { dataset, licence, attribution, trainingSpeakers: finite(trainingSpeakers, 'trainingSpeakers'), command, date, notes },
+    provenance: {
+      dataset,
+      licence,
+      attribution,
+      trainingSpeakers: finite(trainingSpeakers, 'trainingSpeakers'),
+      command,
+      date,
+      notes,
+    },
     V600: v600,
     V900: {
       kind: 'gmm-map-supervector',

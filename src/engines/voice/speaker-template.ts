@@ -67,10 +67,18 @@ export function speakerVectors(
   return out;
 }
 
-function supervectorTemplate(frames: FeatureMatrix, model: SpeakerModel, statisticsVector: () => Float32Array): Float32Array {
+function supervectorTemplate(
+  frames: FeatureMatrix,
+  model: SpeakerModel,
+  statisticsVector: () => Float32Array,
+): Float32Array {
   const { ubm, relevance, statisticsWeight } = model.V900;
   // CMVN on a copy: the statistics vector needs the raw cepstral means.
-  const normalised = normaliseMeanVariance({ frames: frames.frames, dims: frames.dims, values: Float32Array.from(frames.values) });
+  const normalised = normaliseMeanVariance({
+    frames: frames.frames,
+    dims: frames.dims,
+    values: Float32Array.from(frames.values),
+  });
   const supervector = unit(mapMeanSupervector(ubm, gmmStatistics(ubm, normalised), relevance));
   if (statisticsWeight <= 0) return supervector;
   // Concatenating √a·u and √(1−a)·v makes the dot product the weighted sum a·(u·u′) + (1−a)·(v·v′): score fusion

@@ -124,7 +124,9 @@ export function loadVoiceSpoofModel(): VoiceSpoofModel {
  */
 export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofModel {
   const malformed = (what: string): Error =>
-    new Error(`${origin} is not a valid voice spoof model: ${what} (retrain it with npm run eval -- train-voice-spoof)`);
+    new Error(
+      `${origin} is not a valid voice spoof model: ${what} (retrain it with npm run eval -- train-voice-spoof)`,
+    );
   if (!isRecord(json)) throw malformed('not a JSON object');
   const { kind, featureVersion, featureNames, mean, std, weights, bias, l2, cueRange, heldOutScores, provenance } =
     json;

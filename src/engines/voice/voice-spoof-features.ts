@@ -115,7 +115,12 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
 }
 
 /** Writes the mean of c1..c19 over the selected frames into row[0 .. 19). */
-function cepstralMeans(values: Float32Array, select: (frame: number) => boolean, frames: number, row: Float64Array): void {
+function cepstralMeans(
+  values: Float32Array,
+  select: (frame: number) => boolean,
+  frames: number,
+  row: Float64Array,
+): void {
   const width = CEPSTRA + 1;
   let n = 0;
   for (let f = 0; f < frames; f++) {

@@ -1,4 +1,4 @@
-/** What is wrong with a voice liveness request's workflow: the services map `workflow` to -9, `security-level` to -6. */
+/** What is wrong with a voice liveness request's workflow (the services: `workflow` → -9, `security-level` → -6). */
 export type VoiceWorkflowProblem = 'workflow' | 'security-level';
 
 /**

@@ -1,5 +1,6 @@
 import { ChipDataError } from '../../engines/document/chip/chip-data-error.js';
 import { readDataGroup2Portrait } from '../../engines/document/chip/data-group-2.js';
+import { jpeg2000PortraitToJpeg } from '../../engines/document/chip/jpeg2000-portrait.js';
 import { compareMrzFields } from '../../engines/document/chip/mrz-comparison.js';
 import {
   passiveAuthentication,
@@ -22,7 +23,7 @@ export interface ChipSecurity {
   readonly fields: DocumentFields;
   /** Whether the chip's own data is proven (passive authentication held before the page comparison). */
   readonly authentic: boolean;
-  /** DG2's face as stored (JPEG), base64; absent without DG2 or for a JPEG 2000 face (not decoded). */
+  /** DG2's face as JPEG (a JPEG 2000 face decoded and re-encoded), base64; absent without DG2. */
   readonly portrait?: string;
 }
 
@@ -48,16 +49,16 @@ export const DG1_MRZ_MISMATCH = 'CHIP_DG1_MRZ_MISMATCH';
  * carry no evidence of them (they are protocols run with the chip, not data it stores).
  *
  * @example
- * const chip = chipSecurity(files, trust(), new Date(), pageMrz);
+ * const chip = await chipSecurity(files, trust(), new Date(), pageMrz);
  * chip.rfid.passiveAuthentication; // 'PASS'
  * @throws {ApiError} 400 for chip files that do not parse (`encryptedDocument: ...`)
  */
-export function chipSecurity(
+export async function chipSecurity(
   files: ChipFiles,
   trust: TrustStore,
   now: Date,
   pageMrz: MrzParseResult | null,
-): ChipSecurity {
+): Promise<ChipSecurity> {
   let result: PassiveAuthentication;
   let dg1: MrzParseResult;
   let portrait: string | undefined;
@@ -67,7 +68,8 @@ export function chipSecurity(
     const dg2 = files.dataGroups.get(2);
     if (dg2 !== undefined) {
       const face = readDataGroup2Portrait(dg2);
-      if (face.format === 'jpeg') portrait = Buffer.from(face.image).toString('base64');
+      const jpeg = face.format === 'jpeg' ? face.image : await jpeg2000PortraitToJpeg(face.image);
+      portrait = Buffer.from(jpeg).toString('base64');
     }
   } catch (error) {
     if (error instanceof ChipDataError) throw invalidValue(`encryptedDocument: ${error.message}`);

@@ -64,7 +64,7 @@ export async function validateDocument(
   const mrzFields = best === undefined ? {} : mrzDocumentFields(best.mrz);
   const optical = opticalSecurity(read.map((p) => p.mrz));
   const chip =
-    chipFiles === null ? null : chipSecurity(chipFiles, context.trustStore(), referenceDate, best?.mrz ?? null);
+    chipFiles === null ? null : await chipSecurity(chipFiles, context.trustStore(), referenceDate, best?.mrz ?? null);
   const cropped = pages.flatMap((p) => (p.reading.page === null ? [] : [p.reading.page.jpeg]));
   const portrait = await opticalPortrait(context.faceEngine(), [
     ...cropped,

@@ -184,8 +184,8 @@ const OTHER_SERVICE_RULES: ReadonlyMap<string, readonly SessionState[]> = new Ma
  * customer's credential check, `issuedCredentials` of the service definition): on a route of
  * {@link OTHER_SERVICE_RULES}, a valid session key and accessToken (session-access.ts: 401 otherwise) act
  * for the session's customer while the session is at its face step (403 before it, recorded in the audit
- * log), for at most `guidance.max` frames of the session (429 after them, the first refusal audit-logged). Elsewhere, and for any other key, it answers undefined: the customer's check then refuses a session
- * key (401).
+ * log), for at most `guidance.max` frames of the session (429 after them, the first refusal audit-logged).
+ * Elsewhere, and for any other key, it answers undefined: the customer's check then refuses a session key (401).
  *
  * @example
  * onboardingService.issuedCredentials = (deps) => sessionCallerOnOtherServices(context, guidanceQuota(120));

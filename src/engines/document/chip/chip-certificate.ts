@@ -27,7 +27,7 @@ export interface ChipCertificate {
   readonly serial: string;
   readonly notBefore: Date;
   readonly notAfter: Date;
-  /** The subject key identifier extension, hex; null when absent. */
+  /** The subject key identifier extension, hex (all bytes); null when absent. */
   readonly subjectKeyId: string | null;
   /** The authority key identifier's key identifier, hex; null when absent. */
   readonly authorityKeyId: string | null;
@@ -59,7 +59,7 @@ export function readCertificate(der: Uint8Array, what: string): ChipCertificate 
   for (const extension of tbs.extensions ?? []) {
     if (extension.extnID === id_ce_subjectKeyIdentifier) {
       const id = parseAsn(extension.extnValue.buffer, SubjectKeyIdentifier, 'CERTIFICATE', `${what}'s key identifier`);
-      subjectKeyId = hex(id.buffer);
+      subjectKeyId = Buffer.from(id.buffer).toString('hex');
     } else if (extension.extnID === id_ce_authorityKeyIdentifier) {
       const aki = parseAsn(
         extension.extnValue.buffer,
@@ -67,8 +67,8 @@ export function readCertificate(der: Uint8Array, what: string): ChipCertificate 
         'CERTIFICATE',
         `${what}'s authority key identifier`,
       );
-      if (aki.keyIdentifier !== undefined) authorityKeyId = hex(aki.keyIdentifier.buffer);
-      if (aki.authorityCertSerialNumber !== undefined) authoritySerial = hex(aki.authorityCertSerialNumber);
+      if (aki.keyIdentifier !== undefined) authorityKeyId = Buffer.from(aki.keyIdentifier.buffer).toString('hex');
+      if (aki.authorityCertSerialNumber !== undefined) authoritySerial = serialHex(aki.authorityCertSerialNumber);
     }
   }
   return {
@@ -76,7 +76,7 @@ export function readCertificate(der: Uint8Array, what: string): ChipCertificate 
     certificate,
     subject: tbs.subject,
     issuer: tbs.issuer,
-    serial: hex(tbs.serialNumber),
+    serial: serialHex(tbs.serialNumber),
     notBefore: tbs.validity.notBefore.getTime(),
     notAfter: tbs.validity.notAfter.getTime(),
     subjectKeyId,
@@ -143,7 +143,14 @@ export function certificateDer(certificate: Certificate): Uint8Array {
   return new Uint8Array(AsnConvert.serialize(certificate));
 }
 
-function hex(bytes: ArrayBuffer): string {
+/**
+ * A serial number as lower-case hex without the sign-padding zero bytes, so the certificate's serial, a
+ * SignerInfo's and an authority key identifier's compare equal however each was padded.
+ *
+ * @example
+ * serialHex(new Uint8Array([0, 0x8f, 1]).buffer); // '8f01'
+ */
+export function serialHex(bytes: ArrayBuffer): string {
   return Buffer.from(bytes)
     .toString('hex')
     .replace(/^(00)+(?=.)/, '');

@@ -29,7 +29,8 @@ export function bandLimitCues(spectrum: LongTermSpectrum): BandLimitCues {
   const floor = peak * 10 ** (-EDGE_DROP_DB / 10);
   let edgeBin = 0;
   for (let k = 2; k < power.length - 2; k++) {
-    const smooth = ((power[k - 2] ?? 0) + (power[k - 1] ?? 0) + (power[k] ?? 0) + (power[k + 1] ?? 0) + (power[k + 2] ?? 0)) / 5;
+    const smooth =
+      ((power[k - 2] ?? 0) + (power[k - 1] ?? 0) + (power[k] ?? 0) + (power[k + 1] ?? 0) + (power[k + 2] ?? 0)) / 5;
     if (smooth > floor) edgeBin = k;
   }
   return {

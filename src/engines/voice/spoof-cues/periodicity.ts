@@ -54,7 +54,8 @@ function autocorrelate(re: Float64Array, im: Float64Array): Float64Array {
  * Periodicity cues of speech with its silences trimmed (speechSamples), sampled at 16 kHz.
  *
  * @example
- * periodicity(speechSamples(samples, activity)); // { voicing: 0.84, voicedShare: 0.85, jitter: 0.02, pitchSpread: 0.37 }
+ * periodicity(speechSamples(samples, activity));
+ * // { voicing: 0.84, voicedShare: 0.85, jitter: 0.02, pitchSpread: 0.37 }
  */
 export function periodicity(speech: Float32Array): PeriodicityCues {
   const n = Math.floor(speech.length / 2);

@@ -23,9 +23,7 @@ const SPEAKERS = [
 
 test('the same espeak voice scores higher than other voices, for both algorithms', async () => {
   const samples = await Promise.all(
-    SPEAKERS.map(async (speaker) =>
-      Promise.all(SENTENCES.map((text) => synthesizeSpeech({ text, ...speaker }))),
-    ),
+    SPEAKERS.map(async (speaker) => Promise.all(SENTENCES.map((text) => synthesizeSpeech({ text, ...speaker })))),
   );
   const vectors = samples.map((sentences) => sentences.map((s) => speakerVectors(s, VOICE_ALGORITHM_NAMES)));
   for (const algorithm of VOICE_ALGORITHM_NAMES) {
@@ -39,7 +37,10 @@ test('the same espeak voice scores higher than other voices, for both algorithms
       for (let b = 0; b < SPEAKERS.length; b++) {
         if (b === a) continue;
         const other = dot(of(a, 0), of(b, 1));
-        assert.ok(same > other, `${algorithm}: speaker ${a} same-voice ${same.toFixed(3)} > other-voice ${other.toFixed(3)}`);
+        assert.ok(
+          same > other,
+          `${algorithm}: speaker ${a} same-voice ${same.toFixed(3)} > other-voice ${other.toFixed(3)}`,
+        );
       }
     }
   }
@@ -91,11 +92,60 @@ test('the model file is validated: a malformed or inconsistent file is refused, 
     return value;
   };
   assert.throws(() => parseSpeakerModel(null, path), /not a JSON object/);
-  assert.throws(() => parseSpeakerModel(broken((j) => (j.format = 'other/1')), path), /format/);
-  assert.throws(() => parseSpeakerModel(broken((j) => list(field(j, 'V600', 'projection').matrix).pop()), path), /V600\.projection\.matrix/);
-  assert.throws(() => parseSpeakerModel(broken((j) => (list(field(j, 'V900', 'ubm').variances)[0] = -1)), path), /not positive/);
-  assert.throws(() => parseSpeakerModel(broken((j) => (list(field(j, 'V900', 'ubm').means)[3] = 'x')), path), /V900\.ubm\.means/);
-  assert.throws(() => parseSpeakerModel(broken((j) => delete field(j, 'provenance').attribution), path), /provenance/);
-  assert.throws(() => parseSpeakerModel(broken((j) => (field(j, 'features').coefficients = 13)), path), /V900\.ubm\.dims|inDims/);
-  assert.throws(() => parseSpeakerModel(broken((j) => (field(j, 'features').highHz = 12_000)), path), /mel band/);
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => (j.format = 'other/1')),
+        path,
+      ),
+    /format/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => list(field(j, 'V600', 'projection').matrix).pop()),
+        path,
+      ),
+    /V600\.projection\.matrix/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => (list(field(j, 'V900', 'ubm').variances)[0] = -1)),
+        path,
+      ),
+    /not positive/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => (list(field(j, 'V900', 'ubm').means)[3] = 'x')),
+        path,
+      ),
+    /V900\.ubm\.means/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => delete field(j, 'provenance').attribution),
+        path,
+      ),
+    /provenance/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => (field(j, 'features').coefficients = 13)),
+        path,
+      ),
+    /V900\.ubm\.dims|inDims/,
+  );
+  assert.throws(
+    () =>
+      parseSpeakerModel(
+        broken((j) => (field(j, 'features').highHz = 12_000)),
+        path,
+      ),
+    /mel band/,
+  );
 });

@@ -18,7 +18,7 @@ const RATE = 16_000;
 const spectrumOf = (samples: Float32Array) => powerSpectrogram(samples, { sampleRate: RATE });
 const ltasOf = (samples: Float32Array) => longTermSpectrum(spectrumOf(samples));
 
-/** A voiced-speech stand-in: a glottal-like pulse train at `f0` (jitter: relative random period change) plus breath noise. */
+/** A voiced-speech stand-in: a glottal-like pulse train at `f0` (jitter: relative random period change). */
 function pulseTrain(seconds: number, f0: number, jitter: number, seed = 3): Float32Array {
   const random = seededRandom(seed);
   const out = new Float32Array(Math.round(seconds * RATE));
@@ -59,14 +59,22 @@ test('linearFilterbank: evenly spaced triangles over the band, each covering bin
   assert.equal(bank.length, 20);
   const starts = bank.map((filter) => filter.firstBin);
   const steps = starts.slice(1).map((start, i) => start - (starts[i] ?? 0));
-  assert.ok(steps.every((step) => Math.abs(step - 12) <= 1), `steps ${steps.join(',')}`);
-  assert.throws(() => linearFilterbank({ sampleRate: RATE, fftLength: 512, filters: 4, lowHz: 0, highHz: 9000 }), RangeError);
+  assert.ok(
+    steps.every((step) => Math.abs(step - 12) <= 1),
+    `steps ${steps.join(',')}`,
+  );
+  assert.throws(
+    () => linearFilterbank({ sampleRate: RATE, fftLength: 512, filters: 4, lowHz: 0, highHz: 9000 }),
+    RangeError,
+  );
 });
 
 test('lfcc: a flat (white) spectrum has near-zero cepstrum beyond c0, a tilted one does not', async () => {
   const white = whiteNoise(2, -20, 5);
   const flat = lfcc(powerSpectrogram(white, { sampleRate: RATE, preEmphasis: 0 }));
-  const tilted = lfcc(powerSpectrogram(await soxEffects(white, ['lowpass', '-1', '1000']), { sampleRate: RATE, preEmphasis: 0 }));
+  const tilted = lfcc(
+    powerSpectrogram(await soxEffects(white, ['lowpass', '-1', '1000']), { sampleRate: RATE, preEmphasis: 0 }),
+  );
   const meanC1 = (c: { frames: number; coefficients: number; values: Float32Array }) => {
     let sum = 0;
     for (let f = 0; f < c.frames; f++) sum += c.values[f * c.coefficients + 1] ?? 0;
@@ -125,7 +133,8 @@ test('periodicity: a pulse train is voiced, noise is not; a steady period has le
 test('spectral flatness: white noise is flat, a harmonic vowel-like tone is peaky', () => {
   const harmonics = new Float32Array(RATE);
   for (let i = 0; i < harmonics.length; i++)
-    for (let h = 1; h <= 15; h++) harmonics[i] = (harmonics[i] ?? 0) + Math.sin((2 * Math.PI * 200 * h * i) / RATE) / (4 * h);
+    for (let h = 1; h <= 15; h++)
+      harmonics[i] = (harmonics[i] ?? 0) + Math.sin((2 * Math.PI * 200 * h * i) / RATE) / (4 * h);
   const noise = spectralFlatness(spectrumOf(whiteNoise(1, -20, 6)));
   const pulses = spectralFlatness(spectrumOf(harmonics));
   assert.ok(noise.mean > -0.8 && noise.mean < -0.1, `noise ${noise.mean}`); // -0.25 unwindowed; pre-emphasis tilts it

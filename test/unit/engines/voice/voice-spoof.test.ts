@@ -8,7 +8,10 @@ import {
   spoofLogit,
 } from '../../../../src/engines/voice/voice-spoof-classifier.js';
 import { voiceSpoofScore } from '../../../../src/engines/voice/voice-spoof-detection.js';
-import { VOICE_SPOOF_CUE_NAMES, VOICE_SPOOF_FEATURE_NAMES } from '../../../../src/engines/voice/voice-spoof-features.js';
+import {
+  VOICE_SPOOF_CUE_NAMES,
+  VOICE_SPOOF_FEATURE_NAMES,
+} from '../../../../src/engines/voice/voice-spoof-features.js';
 import {
   parseVoiceWorkflow,
   voiceLivenessThreshold,
@@ -26,13 +29,13 @@ test('the shipped voice spoof model loads and matches the features this build co
 });
 
 test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
-  const good: Record<string, unknown> = JSON.parse(JSON.stringify(loadVoiceSpoofModel()));
+  const good = { ...loadVoiceSpoofModel() };
   assert.doesNotThrow(() => parseVoiceSpoofModel(good, 'good.json'));
   const broken = (patch: Record<string, unknown>, reason: RegExp) =>
     assert.throws(() => parseVoiceSpoofModel({ ...good, ...patch }, 'bad.json'), reason);
   broken({ kind: 'other' }, /bad\.json.*kind/);
   broken({ weights: [1, 2, 3] }, /weights/);
-  broken({ std: (good.std as unknown[]).map(() => 0) }, /not positive/);
+  broken({ std: good.std.map(() => 0) }, /not positive/);
   broken({ heldOutScores: { live: [0.9, 0.1], spoof: [] } }, /ascending/);
   broken({ cueRange: { features: [999], centre: [0], scale: [1], margin: 3 } }, /feature indices/);
   broken({ bias: 'x' }, /bias/);
@@ -67,11 +70,26 @@ test('parseVoiceWorkflow: alfa2/4/6 are levels 2/4/6, securityLevel overrides, b
     }
     return 'none';
   };
-  assert.equal(reason(() => parseVoiceWorkflow('alfa3')), 'workflow');
-  assert.equal(reason(() => parseVoiceWorkflow('hotel4')), 'workflow');
-  assert.equal(reason(() => parseVoiceWorkflow('alfa4', 0)), 'security-level');
-  assert.equal(reason(() => parseVoiceWorkflow('alfa4', 11)), 'security-level');
-  assert.equal(reason(() => parseVoiceWorkflow('alfa4', 2.5)), 'security-level');
+  assert.equal(
+    reason(() => parseVoiceWorkflow('alfa3')),
+    'workflow',
+  );
+  assert.equal(
+    reason(() => parseVoiceWorkflow('hotel4')),
+    'workflow',
+  );
+  assert.equal(
+    reason(() => parseVoiceWorkflow('alfa4', 0)),
+    'security-level',
+  );
+  assert.equal(
+    reason(() => parseVoiceWorkflow('alfa4', 11)),
+    'security-level',
+  );
+  assert.equal(
+    reason(() => parseVoiceWorkflow('alfa4', 2.5)),
+    'security-level',
+  );
 });
 
 test('thresholds reject the target share of held-out live scores; score_frr is -log10 of the share below', () => {
@@ -89,11 +107,26 @@ test('thresholds reject the target share of held-out live scores; score_frr is -
 
 test('voiceSpoofScore: every cue named, P(live) in 0..1; an espeak-ng utterance and its simulated replay are refused at alfa4', async () => {
   const speech = padSilence(
-    await synthesizeSpeech({ text: 'Please verify my voice, I would like to open an account today.', voice: 'en-us', variant: 'm3' }),
+    await synthesizeSpeech({
+      text: 'Please verify my voice, I would like to open an account today.',
+      voice: 'en-us',
+      variant: 'm3',
+    }),
     0.5,
     0.5,
   );
-  const replayed = await soxEffects(speech, ['highpass', '-2', '300', 'lowpass', '-2', '5000', 'reverb', '60', '50', '80']);
+  const replayed = await soxEffects(speech, [
+    'highpass',
+    '-2',
+    '300',
+    'lowpass',
+    '-2',
+    '5000',
+    'reverb',
+    '60',
+    '50',
+    '80',
+  ]);
   const threshold = voiceLivenessThreshold(parseVoiceWorkflow('alfa4'));
   for (const samples of [speech, replayed]) {
     const activity = await detectSpeech(samples);

@@ -32,7 +32,10 @@ test('mel filters are triangles that rise and fall inside the band and cover it 
     assert.ok(firstBin + weights.length - 1 <= 7600 / (RATE / 512) + 1);
     assert.ok(Math.max(...weights) <= 1 && Math.min(...weights) >= 0);
   }
-  assert.throws(() => melFilterbank({ sampleRate: RATE, fftLength: 512, filters: 10, lowHz: 20, highHz: 9000 }), RangeError);
+  assert.throws(
+    () => melFilterbank({ sampleRate: RATE, fftLength: 512, filters: 10, lowHz: 20, highHz: 9000 }),
+    RangeError,
+  );
 });
 
 test('MFCC: 20 coefficients per 10 ms frame, finite on silence, and a pitch change changes the cepstrum', () => {

@@ -1,0 +1,126 @@
+/**
+ * Where a 3-frame foxtrot4 request's CPU goes: milliseconds per stage, in this process, one thread, steady
+ * state, on the frames of a simulated phone capture (test/helpers/camera-simulation.ts, 480×640, decided
+ * LIVE). Per frame, what a face worker does (decode, detection and mesh, the refined mesh and the F200 view
+ * that face_swap_detection compares, the frame's and the face's liveness measures, the ONNX PAD model); per
+ * request, what the main thread does (parse the request, decide: the multi-frame registrations and noise
+ * floors). CPU time (`process.cpuUsage`) rather than wall time, so that a shared machine's other work
+ * changes little; medians over `passes` passes, the first discarded.
+ *
+ * With W workers a request's wall time is about ceil(3 / W) × the worker stages + the main-thread stages.
+ * Run: `npx tsx bench/liveness-stages.ts [passes]` (default 8).
+ */
+import { pathToFileURL } from 'node:url';
+import { FACE_ALGORITHMS } from '../src/engines/face/algorithms.js';
+import { FaceEngine } from '../src/engines/face/face-engine.js';
+import { DEFAULT_PIPELINE_CONFIG, FacePipeline } from '../src/engines/face/face-pipeline.js';
+import { decodeImage, DEFAULT_DECODE_OPTIONS } from '../src/engines/face/image-decoding.js';
+import { faceFrameMeasures, frameMeasures } from '../src/engines/liveness/frame-measures.js';
+import { parseLivenessRequest } from '../src/engines/liveness/liveness-request.js';
+import { analyzeCrop, PAD_CROP_SIZE, padCrop } from '../src/engines/liveness/pad-features.js';
+import { OnnxPadModel } from '../src/engines/liveness/pad-onnx-model.js';
+import { analyzeFrames, decidePassiveLiveness } from '../src/engines/liveness/passive-liveness.js';
+import { motionFrames, sequenceMotion } from '../src/engines/liveness/sequence-motion.js';
+import { simulatedCapture } from '../test/helpers/camera-simulation.js';
+import { photoFrame } from '../test/helpers/faces.js';
+
+/** Median CPU milliseconds by stage: per frame (worker) or per request (main thread), as the name says. */
+export type StageCosts = Record<string, number>;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/**
+ * Times each stage of a 3-frame foxtrot4 request.
+ *
+ * @example
+ * const costs = await benchLivenessStages(8);
+ * costs['worker: ONNX PAD model (per frame)']; // ~10
+ */
+export async function benchLivenessStages(passes: number): Promise<StageCosts> {
+  const engine = FaceEngine.start({ workers: 1 });
+  let frames: Buffer[];
+  let analysed;
+  let request;
+  try {
+    frames = await simulatedCapture(engine, await photoFrame('anna'), { seed: 1 });
+    request = await parseLivenessRequest(body(frames), undefined);
+    analysed = await analyzeFrames(engine, request);
+  } finally {
+    await engine.close();
+  }
+  const [pipeline, padNet] = await Promise.all([FacePipeline.load(DEFAULT_PIPELINE_CONFIG), OnnxPadModel.load()]);
+  const views = FACE_ALGORITHMS.F200.embeddings.views;
+  const context = { now: Date.now(), maxAgeMs: 1e12, maxSkewMs: 1e12, iadModes: new Map() };
+  const costs = new Map<string, number[]>();
+  const cpu = async <T>(stage: string, work: () => Promise<T> | T, keep: boolean): Promise<T> => {
+    const start = process.cpuUsage();
+    const result = await work();
+    const { user, system } = process.cpuUsage(start);
+    if (keep) costs.set(stage, [...(costs.get(stage) ?? []), (user + system) / 1000]);
+    return result;
+  };
+  for (let pass = 0; pass < passes; pass++) {
+    const keep = pass > 0;
+    for (const bytes of frames) {
+      const image = await cpu(
+        'worker: decode (per frame)',
+        () => decodeImage(bytes, { ...DEFAULT_DECODE_OPTIONS, rotation: 0 }),
+        keep,
+      );
+      await cpu(
+        'worker: detection and mesh (per frame)',
+        () => pipeline.analyze(image, { views: [], description: false }),
+        keep,
+      );
+      const { faces } = await cpu(
+        'worker: detection, mesh, refinement, F200 view (per frame)',
+        () => pipeline.analyze(image, { views, description: false }),
+        keep,
+      );
+      const face = faces[0];
+      if (face === undefined) throw new Error('a simulated frame has no face');
+      const frame = await cpu('worker: frame measures (per frame)', () => frameMeasures(image), keep);
+      await cpu('worker: face measures (per frame)', () => faceFrameMeasures(image, face, frame), keep);
+      await cpu(
+        'worker:   of which hand-made PAD features (per frame)',
+        () => analyzeCrop(padCrop(image, face), PAD_CROP_SIZE),
+        keep,
+      );
+      await cpu('worker: ONNX PAD model (per frame)', () => padNet.predict(image, face.box), keep);
+    }
+    await cpu('main: parse the request (per request)', () => parseLivenessRequest(body(frames), undefined), keep);
+    // Fresh copies: a request's windows are new objects (nothing cached from the previous pass).
+    const copies = structuredClone(analysed);
+    await cpu('main: decide (per request)', () => decidePassiveLiveness(request, copies, context), keep);
+    const again = structuredClone(analysed);
+    const subjects = again.map((a) => [...a.faces].sort((x, y) => y.box[2] - x.box[2])[0]);
+    await cpu(
+      'main:   of which registrations and noise floors (per request)',
+      () =>
+        sequenceMotion(
+          motionFrames(
+            again,
+            subjects,
+            request.frames.map((f) => f.bytes),
+          ),
+        ),
+      keep,
+    );
+  }
+  const out: StageCosts = {};
+  for (const [stage, values] of costs) out[stage] = median(values);
+  return out;
+}
+
+function body(frames: readonly Buffer[]) {
+  return { workflow: 'foxtrot4', frames: frames.map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })) };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const costs = await benchLivenessStages(Number(process.argv[2] ?? 8));
+  console.log('| CPU ms, 3-frame foxtrot4 at 480×640 (one thread, median) | |\n|---|---|');
+  for (const [stage, ms] of Object.entries(costs)) console.log(`| ${stage} | ${ms.toFixed(1)} |`);
+}
