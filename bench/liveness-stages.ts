@@ -8,8 +8,12 @@
  * changes little; medians over `passes` passes, the first discarded.
  *
  * With W workers a request's wall time is about ceil(3 / W) × the worker stages + the main-thread stages.
- * Run: `npx tsx bench/liveness-stages.ts [passes]` (default 8).
+ *
+ * Then the wall time of the same request through HTTP: `veriport serve` (2 face workers, in-memory store) as a
+ * child process, one client sending it `requests` times in a row (the first discarded), p50 and p90.
+ * Run: `npx tsx bench/liveness-stages.ts [passes] [requests]` (defaults 8, 21).
  */
+import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { FACE_ALGORITHMS } from '../src/engines/face/algorithms.js';
 import { FaceEngine } from '../src/engines/face/face-engine.js';
@@ -23,6 +27,8 @@ import { analyzeFrames, decidePassiveLiveness } from '../src/engines/liveness/pa
 import { motionFrames, sequenceMotion } from '../src/engines/liveness/sequence-motion.js';
 import { simulatedCapture } from '../test/helpers/camera-simulation.js';
 import { photoFrame } from '../test/helpers/faces.js';
+import { startServer } from '../test/helpers/process.js';
+import { closedLoop } from './http-load.js';
 
 /** Median CPU milliseconds by stage: per frame (worker) or per request (main thread), as the name says. */
 export type StageCosts = Record<string, number>;
@@ -115,6 +121,51 @@ export async function benchLivenessStages(passes: number): Promise<StageCosts> {
   return out;
 }
 
+/**
+ * Wall milliseconds of the 3-frame foxtrot4 request through HTTP on a 2-worker server, one request at a time.
+ *
+ * @example
+ * const { p50, p90, decision } = await benchFoxtrotHttp(21);
+ */
+export async function benchFoxtrotHttp(
+  requests: number,
+): Promise<{ p50: number; p90: number; count: number; decision: string; load: number[] }> {
+  const engine = FaceEngine.start({ workers: 1 });
+  let frames: Buffer[];
+  try {
+    frames = await simulatedCapture(engine, await photoFrame('anna'), { seed: 1 });
+  } finally {
+    await engine.close();
+  }
+  const payload = JSON.stringify({ video: { meta_data: {}, workflow_data: body(frames) } });
+  const server = await startServer({ VERIPORT_DATA_DIR: 'memory://', VERIPORT_FACE_WORKERS: '2' });
+  try {
+    const answer = await fetch(`${server.url}/face-liveness/checkLiveness`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
+    const text = await answer.text();
+    const decision = /"decision":"([A-Z_]+)"/.exec(text)?.[1] ?? `HTTP ${answer.status}`;
+    const load = loadavg();
+    const samples = await closedLoop({
+      url: server.url,
+      concurrency: 1,
+      requests,
+      next: () => ({ kind: 'foxtrot', path: '/face-liveness/checkLiveness', body: payload }),
+    });
+    const times = samples
+      .slice(1)
+      .filter((s) => s.status === 200)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
+    return { p50: at(0.5), p90: at(0.9), count: times.length, decision, load: [...load, ...loadavg()] };
+  } finally {
+    await server.stop();
+  }
+}
+
 function body(frames: readonly Buffer[]) {
   return { workflow: 'foxtrot4', frames: frames.map((f, i) => ({ data: f.toString('base64'), timestamp: i * 100 })) };
 }
@@ -123,4 +174,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const costs = await benchLivenessStages(Number(process.argv[2] ?? 8));
   console.log('| CPU ms, 3-frame foxtrot4 at 480×640 (one thread, median) | |\n|---|---|');
   for (const [stage, ms] of Object.entries(costs)) console.log(`| ${stage} | ${ms.toFixed(1)} |`);
+  const http = await benchFoxtrotHttp(Number(process.argv[3] ?? 21));
+  console.log(
+    `\nHTTP, 2 face workers, one request at a time (${http.decision}): p50 ${http.p50.toFixed(0)} ms, ` +
+      `p90 ${http.p90.toFixed(0)} ms over ${http.count} requests; load average before and after ` +
+      `${http.load.map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`,
+  );
 }

@@ -9,7 +9,7 @@
  * 35 dB of the loudest and above -60 dBFS, gaps under 200 ms bridged: the spoken span without its long
  * pauses), and the table says how many rows used it. Per dataset and condition: mean absolute error, mean
  * signed error (VAD − reference), and the real-time factor of decoding and of the VAD (processing seconds
- * per audio second, one thread). Writes reports/voice-activity.{md,json}. Timings share the machine with
+ * per audio second, one thread). Writes reports/voice-activity.{md,json} (the JSON with the 25 worst files). Timings share the machine with
  * whatever else runs.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -178,5 +178,9 @@ export async function evalVoiceActivity(argv: string[]): Promise<void> {
     'reports/voice-activity.md',
     `# Voice activity\n\n\`${command}\` (${new Date().toISOString().slice(0, 10)})\n\n${table}\n`,
   );
-  writeFileSync('reports/voice-activity.json', JSON.stringify({ command, summaries, rows }, null, 1));
+  // The 25 files with the largest quiet error, for a look; every row would be ~0.5 MB.
+  const worst = [...rows]
+    .sort((a, b) => Math.abs(b.quiet - b.reference) - Math.abs(a.quiet - a.reference))
+    .slice(0, 25);
+  writeFileSync('reports/voice-activity.json', JSON.stringify({ command, summaries, worst }, null, 1));
 }

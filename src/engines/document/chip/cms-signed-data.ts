@@ -11,7 +11,13 @@ import {
 import { AsnArray, AsnConvert, AsnType, AsnTypeTypes, OctetString } from '@peculiar/asn1-schema';
 import { readTlv, readTlvList } from './ber-tlv.js';
 import { parseAsn } from './asn1-parse.js';
-import { certificateDer, certificatePublicKey, readCertificate, type ChipCertificate } from './chip-certificate.js';
+import {
+  certificateDer,
+  certificatePublicKey,
+  readCertificate,
+  serialHex,
+  type ChipCertificate,
+} from './chip-certificate.js';
 import { ChipDataError, type ChipDataProblem } from './chip-data-error.js';
 import { sameName } from './distinguished-name.js';
 import { hashName } from './hash-algorithm.js';
@@ -80,10 +86,7 @@ export function readSignedContent(
 export function identifiesSigner(signer: SignerInfo, certificate: ChipCertificate): boolean {
   const { issuerAndSerialNumber, subjectKeyIdentifier } = signer.sid;
   if (issuerAndSerialNumber !== undefined) {
-    const serial = Buffer.from(issuerAndSerialNumber.serialNumber)
-      .toString('hex')
-      .replace(/^(00)+(?=.)/, '');
-    return serial === certificate.serial && sameName(issuerAndSerialNumber.issuer, certificate.issuer);
+    return serialHex(issuerAndSerialNumber.serialNumber) === certificate.serial && sameName(issuerAndSerialNumber.issuer, certificate.issuer);
   }
   if (subjectKeyIdentifier !== undefined) {
     return Buffer.from(subjectKeyIdentifier.buffer).toString('hex') === certificate.subjectKeyId;

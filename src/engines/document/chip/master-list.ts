@@ -22,6 +22,8 @@ export interface MasterList {
   readonly certificates: readonly ChipCertificate[];
   /** The master list signer's subject. */
   readonly signer: string;
+  /** Certificates of the list that could not be read (left out). */
+  readonly skipped: number;
 }
 
 /**
@@ -38,7 +40,17 @@ export interface MasterList {
 export function readMasterList(bytes: Uint8Array): MasterList {
   const signed = readSignedContent(bytes, CSCA_MASTER_LIST, 'MASTER_LIST', 'the master list');
   const list = parseAsn(signed.content, CscaMasterList, 'MASTER_LIST', 'the CSCA master list');
-  const certificates = list.certList.map((c, i) => readCertificate(certificateDer(c), `master list certificate ${i}`));
+  // A certificate this reader cannot take (a rare encoding) is skipped and counted, not fatal to the whole list.
+  let skipped = 0;
+  const certificates = list.certList.flatMap((c, i) => {
+    try {
+      return [readCertificate(certificateDer(c), `master list certificate ${i}`)];
+    } catch (error) {
+      if (!(error instanceof ChipDataError)) throw error;
+      skipped += 1;
+      return [];
+    }
+  });
   const signer = signed.certificates.find((c) => identifiesSigner(signed.signer, c));
   if (signer === undefined)
     throw new ChipDataError('MASTER_LIST', 'the master list does not carry its signer certificate');
@@ -46,7 +58,7 @@ export function readMasterList(bytes: Uint8Array): MasterList {
     throw new ChipDataError('MASTER_LIST', 'the master list signature does not verify: the file is altered or damaged');
   }
   const issued = [...certificates, ...signed.certificates].some(
-    (csca) => csca !== signer && sameName(signer.issuer, csca.subject) && isSignedBy(signer, csca),
+    (csca) => csca !== signer && sameName(signer.issuer, csca.subject) && signs(csca, signer),
   );
   if (!issued) {
     throw new ChipDataError(
@@ -54,5 +66,14 @@ export function readMasterList(bytes: Uint8Array): MasterList {
       `the master list signer (${signer.subjectText}) is issued by no CSCA it carries`,
     );
   }
-  return { certificates, signer: signer.subjectText };
+  return { certificates, signer: signer.subjectText, skipped };
+}
+
+function signs(issuer: ChipCertificate, subject: ChipCertificate): boolean {
+  try {
+    return isSignedBy(subject, issuer);
+  } catch (error) {
+    if (error instanceof ChipDataError) return false;
+    throw error;
+  }
 }
