@@ -41,7 +41,7 @@ import {
   type CorpusItem,
   type CorpusKind,
 } from './voice-spoof-corpus.js';
-import { fitLogistic, fitStandardiser, standardise } from './pad-training.js';
+import { fitStandardiser, standardise, trainPadWeights } from './pad-training.js';
 import { isFiniteNumberArray, isRecord } from '../src/lib/json-guards.js';
 
 const MODEL_FILE = 'src/engines/voice/voice-spoof-model.json';
@@ -81,11 +81,15 @@ function train(rows: readonly Row[]): TrainedModel {
     const z = [...standardise(features, standardiser)];
     return [...z, ...z.map((v) => v * v)];
   };
-  const fit = fitLogistic(
+  // The expanded columns (z and z²) are standardised again before the fit, so that L2 weighs them alike;
+  // that second standardisation is folded into the weights and bias, leaving one affine map at run time.
+  const fit = trainPadWeights(
     rows.map((row) => expand(row.features)),
     rows.map((row) => (row.item.kind === 'bonafide' ? 1 : 0)),
-    { l2: L2 },
+    L2,
   );
+  const weights = fit.weights.map((w, j) => w / (fit.std[j] ?? 1));
+  const bias = fit.bias - fit.weights.reduce((sum, w, j) => sum + (w * (fit.mean[j] ?? 0)) / (fit.std[j] ?? 1), 0);
   const centre: number[] = [];
   const scale: number[] = [];
   for (const index of CUE_INDICES) {
@@ -96,8 +100,8 @@ function train(rows: readonly Row[]): TrainedModel {
   return {
     mean: [...standardiser.mean],
     std: [...standardiser.std],
-    weights: [...fit.weights],
-    bias: fit.bias,
+    weights,
+    bias,
     cueRange: { features: CUE_INDICES, centre, scale, margin: MARGIN },
   };
 }

@@ -9,8 +9,8 @@
  * 35 dB of the loudest and above -60 dBFS, gaps under 200 ms bridged: the spoken span without its long
  * pauses), and the table says how many rows used it. Per dataset and condition: mean absolute error, mean
  * signed error (VAD − reference), and the real-time factor of decoding and of the VAD (processing seconds
- * per audio second, one thread). Writes reports/voice-activity.{md,json} (the JSON with the 25 worst files). Timings share the machine with
- * whatever else runs.
+ * per audio second, one thread). Writes reports/voice-activity.{md,json} (the JSON with the 25 worst files).
+ * Timings share the machine with whatever else runs.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

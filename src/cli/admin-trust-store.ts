@@ -6,6 +6,7 @@ import {
   importIntoTrustStore,
   readTrustFile,
   readTrustStoreFolder,
+  type TrustFile,
 } from '../engines/document/chip/trust-store-folder.js';
 
 export const TRUST_STORE_USAGE = `  veriport admin trust-store import <file or folder>... | trust-store list
@@ -39,10 +40,17 @@ export function trustStoreCommand(folder: string | undefined, args: readonly str
     case 'import': {
       if (paths.length === 0)
         throw new TrustStoreCommandError(`trust-store import needs a file\n\n${TRUST_STORE_USAGE}`);
-      const certificates = paths.flatMap((path) => filesOf(path)).flatMap(readOne);
-      const result = importIntoTrustStore(folder, certificates);
+      const files = paths.flatMap((path) => filesOf(path)).map((file) => [file, readOne(file)] as const);
+      const result = importIntoTrustStore(
+        folder,
+        files.flatMap(([, read]) => read.certificates),
+      );
       const lines = result.added.map((c) => `added ${line(c)}\n`);
-      return `${lines.join('')}# ${result.added.length} added, ${result.present} already present, folder ${folder}\n`;
+      const skipped = files.flatMap(([file, read]) =>
+        read.skipped === 0 ? [] : [`# ${file}: ${read.skipped} certificates unreadable, left out\n`],
+      );
+      const summary = `# ${result.added.length} added, ${result.present} already present, folder ${folder}\n`;
+      return lines.join('') + skipped.join('') + summary;
     }
     case 'list': {
       if (paths.length > 0)
@@ -70,7 +78,7 @@ function filesOf(path: string): string[] {
     .filter((file) => statSync(file).isFile());
 }
 
-function readOne(path: string): ChipCertificate[] {
+function readOne(path: string): TrustFile {
   try {
     return readTrustFile(readFileSync(path), basename(path));
   } catch (error) {

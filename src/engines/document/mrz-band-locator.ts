@@ -31,21 +31,25 @@ export interface BandLocatorOptions {
 
 export const DEFAULT_BAND_LOCATOR_OPTIONS: BandLocatorOptions = { workingSides: [1000, 560], maxBands: 3 };
 
-/** A text-like blob as a thick segment, with its direction (degrees in (-90, 90]) and centre. */
-interface Segment extends TextLine {
-  readonly angle: number;
-  readonly length: number;
-  readonly center: Point;
+/** One look for bands: the image scaled to a working size, as it is or turned by 90°. */
+export interface LocatorPass {
+  readonly side: number;
+  readonly turn: 0 | 90;
 }
 
-// Kernels in working pixels, for characters about 6 to 22 px high (two working sizes cover 3 to 40).
-const BLACKHAT_KERNEL = { width: 17, height: 9 };
-const CLOSING_WIDTH = 17;
-const MIN_THICKNESS = 3;
-const MAX_THICKNESS = 40;
-// A merged line must be this many times longer than it is thick: TD1's 30 characters at a pitch of about
-// 0.8 of the character height give 24; partial or broken lines still reach 12.
-const MIN_LINE_ASPECT = 12;
+/**
+ * The passes of the options in order of likelihood: each working size upright, then turned (a frame or a
+ * photo shows its band across more often than along its long side), the first working size first.
+ *
+ * @example
+ * locatorPasses(DEFAULT_BAND_LOCATOR_OPTIONS); // [{side:1000,turn:0},{side:1000,turn:90},{side:560,turn:0},{side:560,turn:90}]
+ */
+export function locatorPasses(options: BandLocatorOptions = DEFAULT_BAND_LOCATOR_OPTIONS): LocatorPass[] {
+  return options.workingSides.flatMap((side) => [
+    { side, turn: 0 as const },
+    { side, turn: 90 as const },
+  ]);
+}
 
 /**
  * Finds candidate MRZ bands: blackhat (dark strokes on a light ground), Otsu threshold, horizontal closing
@@ -63,35 +67,48 @@ export function locateMrzBands(
   image: GrayImage,
   options: BandLocatorOptions = DEFAULT_BAND_LOCATOR_OPTIONS,
 ): MrzBand[] {
-  const bands: MrzBand[] = [];
-  withMats((keep) => {
+  const bands = locatorPasses(options).flatMap((pass) => locateMrzBandsInPass(cv, image, pass));
+  return rankBands(bands, options.maxBands);
+}
+
+/**
+ * The bands one pass finds, unranked and undeduplicated (rankBands does both over several passes): lets a
+ * reader stop after the first pass whose band reads.
+ *
+ * @example
+ * const bands = rankBands(locateMrzBandsInPass(cv, gray, { side: 1000, turn: 0 }), 3);
+ */
+export function locateMrzBandsInPass(cv: OpenCv, image: GrayImage, pass: LocatorPass): MrzBand[] {
+  return withMats((keep) => {
     const source = keep(new cv.Mat(image.height, image.width, cv.CV_8UC1));
     source.data.set(image.data);
-    for (const side of options.workingSides) {
-      const scale = side / Math.max(image.width, image.height);
-      const scaled = keep(new cv.Mat());
-      cv.resize(
-        source,
-        scaled,
-        new cv.Size(Math.round(image.width * scale), Math.round(image.height * scale)),
-        0,
-        0,
-        scale < 1 ? cvFlag(cv.INTER_AREA) : cvFlag(cv.INTER_LINEAR),
-      );
-      for (const turn of [0, 90] as const) {
-        let work = scaled;
-        if (turn === 90) {
-          work = keep(new cv.Mat());
-          cv.rotate(scaled, work, cvFlag(cv.ROTATE_90_CLOCKWISE));
-        }
-        const segments = lineSegments(cv, work);
-        for (const band of groupBands(segments)) {
-          bands.push(toImageBand(band, scale, turn, scaled.rows));
-        }
-      }
+    const scale = pass.side / Math.max(image.width, image.height);
+    const scaled = keep(new cv.Mat());
+    cv.resize(
+      source,
+      scaled,
+      new cv.Size(Math.round(image.width * scale), Math.round(image.height * scale)),
+      0,
+      0,
+      scale < 1 ? cvFlag(cv.INTER_AREA) : cvFlag(cv.INTER_LINEAR),
+    );
+    let work = scaled;
+    if (pass.turn === 90) {
+      work = keep(new cv.Mat());
+      cv.rotate(scaled, work, cvFlag(cv.ROTATE_90_CLOCKWISE));
     }
+    return groupBands(lineSegments(cv, work)).map((band) => toImageBand(band, scale, pass.turn, scaled.rows));
   });
-  return dedupe(bands.sort((a, b) => b.score - a.score)).slice(0, options.maxBands);
+}
+
+/**
+ * Bands of one or more passes best first, those covering the same lines as a better one dropped.
+ *
+ * @example
+ * const [best] = rankBands([...bandsAt1000, ...bandsAt560], 3);
+ */
+export function rankBands(bands: readonly MrzBand[], maxBands: number): MrzBand[] {
+  return dedupe([...bands].sort((a, b) => b.score - a.score)).slice(0, maxBands);
 }
 
 /** Long thin dark-text blobs of a working image, as segments, collinear pieces joined. */

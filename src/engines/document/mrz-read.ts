@@ -2,7 +2,7 @@ import type { GrayImage } from './gray-image.js';
 import { MrzInputError } from './mrz/mrz-input-error.js';
 import { repairMrz } from './mrz/repair-mrz.js';
 import type { MrzFormat } from './mrz/mrz-types.js';
-import type { PaddleTextRecognizer } from './paddle-text-recognizer.js';
+import type { PaddleTextRecognizer, RecognizedLine } from './paddle-text-recognizer.js';
 
 /** A band's lines as read, and how MRZ-like they are. */
 export interface MrzRead {
@@ -41,6 +41,18 @@ export async function readMrzLines(
   const recognized = [];
   // One line per model run: padding lines to a common width costs more than it saves (measured).
   for (const image of lineImages) recognized.push(await recognizer.recognize(image));
+  return judgeMrzRead(recognized);
+}
+
+/**
+ * Judges lines already recognised (readMrzLines without the recogniser): for a reader that reads a line
+ * ahead of the others (to pick the band's direction) and must not read it twice.
+ *
+ * @example
+ * const read = judgeMrzRead([await recognizer.recognize(line1), await recognizer.recognize(line2)]);
+ * read.complete; // true when every check digit holds after repair
+ */
+export function judgeMrzRead(recognized: readonly RecognizedLine[]): MrzRead {
   const lines = recognized.map((r) => r.text);
   const confidences = recognized.map((r) => r.confidences);
   const all = confidences.flat();

@@ -86,7 +86,10 @@ export function readSignedContent(
 export function identifiesSigner(signer: SignerInfo, certificate: ChipCertificate): boolean {
   const { issuerAndSerialNumber, subjectKeyIdentifier } = signer.sid;
   if (issuerAndSerialNumber !== undefined) {
-    return serialHex(issuerAndSerialNumber.serialNumber) === certificate.serial && sameName(issuerAndSerialNumber.issuer, certificate.issuer);
+    return (
+      serialHex(issuerAndSerialNumber.serialNumber) === certificate.serial &&
+      sameName(issuerAndSerialNumber.issuer, certificate.issuer)
+    );
   }
   if (subjectKeyIdentifier !== undefined) {
     return Buffer.from(subjectKeyIdentifier.buffer).toString('hex') === certificate.subjectKeyId;

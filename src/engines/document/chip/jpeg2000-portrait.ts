@@ -78,7 +78,9 @@ function loadOpenJpeg(): Promise<OpenJpeg> {
 }
 
 function isOpenJpeg(value: unknown): value is OpenJpeg {
-  return typeof value === 'object' && value !== null && typeof (value as { J2KDecoder?: unknown }).J2KDecoder === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { J2KDecoder?: unknown }).J2KDecoder === 'function'
+  );
 }
 
 /** The contiguous codestream box (`jp2c`) of a JP2 file, or the bytes themselves when they are a codestream. */

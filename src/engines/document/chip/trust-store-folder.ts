@@ -33,7 +33,9 @@ export function readTrustStoreFolder(folder: string): TrustStoreFolder {
     const path = join(folder, name);
     if (!statSync(path).isFile()) continue;
     try {
-      certificates.push(...readTrustFile(readFileSync(path), name));
+      const file = readTrustFile(readFileSync(path), name);
+      certificates.push(...file.certificates);
+      if (file.skipped > 0) problems.push(`${name}: ${file.skipped} certificates unreadable, left out`);
     } catch (error) {
       if (!(error instanceof ChipDataError)) throw error;
       problems.push(`${name}: ${error.message}`);
@@ -42,17 +44,26 @@ export function readTrustStoreFolder(folder: string): TrustStoreFolder {
   return { store: trustStore(certificates), problems };
 }
 
+/** The certificates of one trust file, and how many of a master list's could not be read. */
+export interface TrustFile {
+  readonly certificates: readonly ChipCertificate[];
+  readonly skipped: number;
+}
+
 /**
  * The CSCA certificates in one file: an ICAO master list's (its signature checked) or the certificates
  * of a DER or PEM file.
  *
  * @example
- * readTrustFile(readFileSync('ICAO_ml.ml'), 'ICAO_ml.ml').length; // 500+
+ * readTrustFile(readFileSync('ICAO_ml.ml'), 'ICAO_ml.ml').certificates.length; // 500+
  * @throws {ChipDataError} `MASTER_LIST` or `CERTIFICATE` when the file is neither
  */
-export function readTrustFile(bytes: Uint8Array, name: string): ChipCertificate[] {
-  if (name.toLowerCase().endsWith('.ml')) return [...readMasterList(bytes).certificates];
-  return certificateDers(bytes).map((der, i) => readCertificate(der, `${name} certificate ${i}`));
+export function readTrustFile(bytes: Uint8Array, name: string): TrustFile {
+  if (name.toLowerCase().endsWith('.ml')) return readMasterList(bytes);
+  return {
+    certificates: certificateDers(bytes).map((der, i) => readCertificate(der, `${name} certificate ${i}`)),
+    skipped: 0,
+  };
 }
 
 /** What an import wrote. */
@@ -67,7 +78,7 @@ export interface TrustImport {
  * already there; creates the folder. The server reads the folder again when it changes.
  *
  * @example
- * importIntoTrustStore('./data/trust-store', readTrustFile(bytes, 'ml.ml')); // { added: [...], present: 0 }
+ * importIntoTrustStore('./data/trust-store', readTrustFile(bytes, 'ml.ml').certificates); // { added: [...], present: 0 }
  */
 export function importIntoTrustStore(folder: string, certificates: readonly ChipCertificate[]): TrustImport {
   mkdirSync(folder, { recursive: true });
