@@ -122,8 +122,8 @@ export interface CertificateOptions {
   readonly ca?: boolean;
   /** The issuer's subject key identifier, put in the authority key identifier. */
   readonly authorityKeyId?: Uint8Array;
-  /** Writes an EC subject key with explicit brainpoolP256r1 parameters instead of the curve's name. */
-  readonly explicitCurve?: boolean;
+  /** Writes an EC subject key with explicit brainpoolP256r1 parameters (or altered ones) instead of its name. */
+  readonly explicitCurve?: boolean | 'unknown';
 }
 
 /** The key identifier we give a key: SHA-1 of its SPKI (RFC 5280 §4.2.1.2's method 1, near enough). */
@@ -139,11 +139,11 @@ export function testCertificate(options: CertificateOptions): Buffer {
     options.subjectKeys.publicKey.export({ format: 'der', type: 'spki' }),
     SubjectPublicKeyInfo,
   );
-  if (options.explicitCurve === true) {
-    spki.algorithm = new AlgorithmIdentifier({
-      algorithm: EC_PUBLIC_KEY,
-      parameters: new Uint8Array(BRAINPOOL_P256R1_EXPLICIT).buffer,
-    });
+  if (options.explicitCurve !== undefined && options.explicitCurve !== false) {
+    const parameters = new Uint8Array(BRAINPOOL_P256R1_EXPLICIT);
+    // 'unknown': the same parameters with one bit of the coefficient b changed, a curve no table names.
+    if (options.explicitCurve === 'unknown') parameters[90] = (parameters[90] ?? 0) ^ 1;
+    spki.algorithm = new AlgorithmIdentifier({ algorithm: EC_PUBLIC_KEY, parameters: parameters.buffer });
   }
   const extension = (extnID: string, value: unknown, critical = false) =>
     new Extension({ extnID, critical, extnValue: new OctetString(AsnConvert.serialize(value)) });
@@ -191,8 +191,8 @@ export interface PkiOptions {
   /** The DS certificate's validity (default: a year ago to ten years ahead of now). */
   readonly dsNotBefore?: Date;
   readonly dsNotAfter?: Date;
-  /** The DS key written with explicit curve parameters (brainpoolP256r1 only). */
-  readonly explicitDsCurve?: boolean;
+  /** The DS key written with explicit curve parameters (brainpoolP256r1 only; 'unknown': altered ones). */
+  readonly explicitDsCurve?: boolean | 'unknown';
   /** The CSCA's common name (two CSCAs with the same name but other keys test key-identifier matching). */
   readonly cscaName?: string;
 }

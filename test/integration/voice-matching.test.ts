@@ -192,10 +192,10 @@ describe('voice matching: templates', () => {
     assert.deepEqual(batch.json(), ['dora', 'dora900']);
     const found = (await post('/identify/imported', { probe: sample(probe.dora) })).json<Identified>();
     assert.deepEqual(
-      found.candidateList.map((c: { id: string }) => c.id),
+      found.candidateList.map((c) => c.id),
       ['dora'],
     );
-    assert.match(found.recordErrors[0].error, /no V600 template/);
+    assert.match(found.recordErrors[0]?.error ?? '', /no V600 template/);
     assertCodedError(
       await post('/addBatch/imported', [{ id: 'x', ...sample(enrol.dora) }]),
       400,

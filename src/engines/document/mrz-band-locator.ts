@@ -31,6 +31,23 @@ export interface BandLocatorOptions {
 
 export const DEFAULT_BAND_LOCATOR_OPTIONS: BandLocatorOptions = { workingSides: [1000, 560], maxBands: 3 };
 
+
+/** A text-like blob as a thick segment, with its direction (degrees in (-90, 90]) and centre. */
+interface Segment extends TextLine {
+  readonly angle: number;
+  readonly length: number;
+  readonly center: Point;
+}
+
+// Kernels in working pixels, for characters about 6 to 22 px high (two working sizes cover 3 to 40).
+const BLACKHAT_KERNEL = { width: 17, height: 9 };
+const CLOSING_WIDTH = 17;
+const MIN_THICKNESS = 3;
+const MAX_THICKNESS = 40;
+// A merged line must be this many times longer than it is thick: TD1's 30 characters at a pitch of about
+// 0.8 of the character height give 24; partial or broken lines still reach 12.
+const MIN_LINE_ASPECT = 12;
+
 /** One look for bands: the image scaled to a working size, as it is or turned by 90°. */
 export interface LocatorPass {
   readonly side: number;

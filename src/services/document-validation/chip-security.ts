@@ -8,6 +8,7 @@ import {
   type PassiveAuthentication,
 } from '../../engines/document/chip/passive-authentication.js';
 import type { TrustStore } from '../../engines/document/chip/trust-store.js';
+import { MrzInputError } from '../../engines/document/mrz/mrz-input-error.js';
 import type { MrzParseResult } from '../../engines/document/mrz/mrz-types.js';
 import { parseMrz } from '../../engines/document/mrz/parse-mrz.js';
 import { invalidValue } from '../../server/errors/api-error.js';
@@ -72,7 +73,9 @@ export async function chipSecurity(
       portrait = Buffer.from(jpeg).toString('base64');
     }
   } catch (error) {
-    if (error instanceof ChipDataError) throw invalidValue(`encryptedDocument: ${error.message}`);
+    if (error instanceof ChipDataError || error instanceof MrzInputError) {
+      throw invalidValue(`encryptedDocument: ${error.message}`);
+    }
     throw error;
   }
   const conflicts = pageMrz === null ? [] : compareMrzFields(dg1, pageMrz);

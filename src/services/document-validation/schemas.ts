@@ -101,7 +101,10 @@ export const ValidateResponse = Type.Object({
     }),
     opticalPortrait: Type.Optional(Type.String({ description: 'the face printed on the page, JPEG base64' })),
     rfidPortrait: Type.Optional(
-      Type.String({ description: "the chip's DG2 face, JPEG base64 (a JPEG 2000 face is decoded and re-encoded); absent without DG2" }),
+      Type.String({
+        description:
+          "the chip's DG2 face, JPEG base64 (a JPEG 2000 face is decoded and re-encoded); absent without DG2",
+      }),
     ),
   }),
   quality: Type.Object({ results: Type.Array(QualityResult) }),

@@ -78,7 +78,8 @@ export interface TrustImport {
  * already there; creates the folder. The server reads the folder again when it changes.
  *
  * @example
- * importIntoTrustStore('./data/trust-store', readTrustFile(bytes, 'ml.ml').certificates); // { added: [...], present: 0 }
+ * importIntoTrustStore('./data/trust-store', readTrustFile(bytes, 'ml.ml').certificates);
+ * // { added: [...], present: 0 }
  */
 export function importIntoTrustStore(folder: string, certificates: readonly ChipCertificate[]): TrustImport {
   mkdirSync(folder, { recursive: true });

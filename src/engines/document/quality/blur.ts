@@ -17,24 +17,31 @@ export const MIN_EDGE_SHARPNESS = 0.13;
  * edgeSharpness(lineImages); // 0.41
  */
 export function edgeSharpness(lines: readonly GrayImage[]): number | null {
-  const gradients: number[] = [];
-  const values: number[] = [];
+  // Exact percentiles from histograms (values are 0–255, squared gradients 4·|∇|² integers up to
+  // 2·255²): the same result as sorting, without a million-element sort per frame.
+  const squared = new Uint32Array(2 * 255 * 255 + 1);
+  const values = new Uint32Array(256);
+  let count = 0;
   for (const line of lines) {
     const { data, width, height } = line;
     for (let y = 1; y < height - 1; y++) {
       for (let x = 1; x < width - 1; x++) {
         const i = y * width + x;
-        const gx = ((data[i + 1] ?? 0) - (data[i - 1] ?? 0)) / 2;
-        const gy = ((data[i + width] ?? 0) - (data[i - width] ?? 0)) / 2;
-        gradients.push(Math.hypot(gx, gy));
-        values.push(data[i] ?? 0);
+        const dx = (data[i + 1] ?? 0) - (data[i - 1] ?? 0);
+        const dy = (data[i + width] ?? 0) - (data[i - width] ?? 0);
+        const s = dx * dx + dy * dy;
+        squared[s] = (squared[s] ?? 0) + 1;
+        const v = data[i] ?? 0;
+        values[v] = (values[v] ?? 0) + 1;
+        count++;
       }
     }
   }
-  if (gradients.length === 0) return null;
-  const range = percentile(values, 0.98) - percentile(values, 0.02);
+  if (count === 0) return null;
+  const range = percentileOf(values, count, 0.98) - percentileOf(values, count, 0.02);
   if (range < 8) return 0;
-  return percentile(gradients, 0.95) / range;
+  // |∇| = √(dx² + dy²) / 2 with central differences.
+  return Math.sqrt(percentileOf(squared, count, 0.95) / 4) / range;
 }
 
 /**
@@ -47,7 +54,13 @@ export function blurCheck(lines: readonly GrayImage[] | null): QualityCheck {
   return checkOf(lines ? edgeSharpness(lines) : null, '1/px', '>=', MIN_EDGE_SHARPNESS);
 }
 
-function percentile(values: number[], q: number): number {
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+/** The value at index ⌊q·count⌋ of the sorted values a histogram counts. */
+function percentileOf(histogram: Uint32Array, count: number, q: number): number {
+  const index = Math.min(count - 1, Math.floor(q * count));
+  let seen = 0;
+  for (let v = 0; v < histogram.length; v++) {
+    seen += histogram[v] ?? 0;
+    if (seen > index) return v;
+  }
+  return histogram.length - 1;
 }

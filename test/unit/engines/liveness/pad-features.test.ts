@@ -15,6 +15,42 @@ import { seededRandom } from '../../../../src/lib/seeded-random.js';
 
 const SIZE = PAD_CROP_SIZE;
 
+/**
+ * LBP^riu2 as Ojala et al. define it, pixel by pixel: 8 neighbours on a circle of `radius` (offsets rounded to
+ * 1e-9, as pad-features.ts rounds them), read bilinearly, bit set where neighbour ≥ centre; a uniform pattern
+ * (≤ 2 transitions) counts in the bin of its ones, the others in bin 9; normalised to sum 1.
+ */
+function referenceLbp(plane: Float64Array, radius: number): Float64Array {
+  const round = (v: number) => Math.round(v * 1e9) / 1e9;
+  const read = (x: number, y: number): number => {
+    const x0 = Math.floor(x);
+    const y0 = Math.floor(y);
+    const fx = x - x0;
+    const fy = y - y0;
+    const at = (cx: number, cy: number) =>
+      plane[Math.min(SIZE - 1, Math.max(0, cy)) * SIZE + Math.min(SIZE - 1, Math.max(0, cx))]!;
+    if (fx === 0 && fy === 0) return at(x0, y0);
+    const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
+    const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
+    return top * (1 - fy) + bottom * fy;
+  };
+  const histogram = new Float64Array(10);
+  const margin = Math.ceil(radius);
+  for (let y = margin; y < SIZE - margin; y++) {
+    for (let x = margin; x < SIZE - margin; x++) {
+      const centre = plane[y * SIZE + x]!;
+      const bits = Array.from({ length: 8 }, (_, p) => {
+        const angle = (2 * Math.PI * p) / 8;
+        return read(x + round(radius * Math.cos(angle)), y + round(-radius * Math.sin(angle))) >= centre ? 1 : 0;
+      });
+      const ones = bits.reduce<number>((s, b) => s + b, 0);
+      const transitions = bits.filter((b, p) => b !== bits[(p + 1) % 8]).length;
+      histogram[transitions <= 2 ? ones : 9]! += 1;
+    }
+  }
+  return histogram.map((v) => v / (SIZE - 2 * margin) ** 2);
+}
+
 /** A skin-toned crop with a smooth shading and fine random texture of the given amplitude. */
 function texturedCrop(seed: number, textureAmplitude: number): Float32Array {
   const next = seededRandom(seed);
@@ -90,6 +126,24 @@ describe('PAD features', () => {
     for (let h = 0; h < lbp.length; h += 10) {
       const sum = lbp.slice(h, h + 10).reduce((s, j) => s + a[j]!, 0);
       assert.ok(Math.abs(sum - 1) < 1e-5, `histogram ${h / 10} sums to ${sum}`);
+    }
+  });
+
+  it('counts the luma LBP patterns exactly as the per-pixel definition reads them, ties included', () => {
+    // Whole levels and a flat band: many neighbours equal their centre, where a rounding slip would flip a bit.
+    const crop = texturedCrop(7, 12).map((v, i) => (Math.floor(i / (3 * SIZE)) < 20 ? 120 : Math.round(v)));
+    const luma = Float64Array.from({ length: SIZE * SIZE }, (_, i) => {
+      const [r, g, b] = [crop[i * 3]!, crop[i * 3 + 1]!, crop[i * 3 + 2]!];
+      return 0.299 * r + 0.587 * g + 0.114 * b;
+    });
+    const features = analyzeCrop(crop, SIZE).features;
+    for (const [radius, name] of [
+      [1, 'lbpLuma.r1'],
+      [2, 'lbpLuma.r2'],
+    ] as const) {
+      const first = PAD_FEATURE_NAMES.indexOf(`${name}.u0`);
+      const expected = referenceLbp(luma, radius).map((v) => Math.fround(v));
+      assert.deepEqual([...features.slice(first, first + 10)], [...expected], name);
     }
   });
 

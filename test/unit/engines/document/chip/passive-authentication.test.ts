@@ -81,6 +81,13 @@ describe('passive authentication (test PKI: CSCA -> DS -> EF.SOD over DG1, DG2)'
     assert.equal(result.status, 'PASS', result.findings.join());
   });
 
+  it('answers NOT_SUPPORTED for explicit curve parameters that are no named curve', () => {
+    const { pki, files } = chip({ cscaKind: 'P-256', dsKind: 'brainpoolP256r1', explicitDsCurve: 'unknown' });
+    const result = passiveAuthentication(files, trusting(pki), NOW);
+    assert.equal(result.status, 'NOT_SUPPORTED');
+    assert.deepEqual(result.findings, ['CHIP_ALGORITHM_NOT_SUPPORTED']);
+  });
+
   it('passes a DS given beside EF.SOD and a signer named by key identifier', () => {
     const { pki, files } = chip({ cscaKind: 'brainpoolP256r1' }, { includeDs: false, signerByKeyId: true });
     assert.equal(passiveAuthentication(files, trusting(pki), NOW).status, 'PASS');
@@ -174,6 +181,39 @@ describe('passive authentication (test PKI: CSCA -> DS -> EF.SOD over DG1, DG2)'
     assert.deepEqual(compareMrzFields(parseMrz(lines), parseMrz(MRZ)), []);
     const other = composeMrz('TD3', { ...TRUTH, surname: 'ERIKSEN', dateOfBirth: '740813' });
     assert.deepEqual(compareMrzFields(parseMrz(lines), parseMrz(other)), ['surname', 'dateOfBirth']);
+  });
+
+  it('answers every single-byte corruption of EF.SOD, DG1 and the DS certificate with a result or a ChipDataError', () => {
+    const { pki, files } = chip({}, { includeDs: false });
+    const trust = trusting(pki);
+    const corrupt = (bytes: Uint8Array, at: number, xor: number) => {
+      const copy = Buffer.from(bytes);
+      copy[at] = (copy[at] ?? 0) ^ xor;
+      return copy;
+    };
+    let refused = 0;
+    let failed = 0;
+    const variants: ChipFiles[] = [];
+    for (const xor of [0x01, 0x80, 0xff]) {
+      for (let at = 0; at < files.sod.length; at += 1) variants.push({ ...files, sod: corrupt(files.sod, at, xor) });
+      const dg1 = files.dataGroups.get(1) ?? new Uint8Array();
+      for (let at = 0; at < 8; at += 1) {
+        variants.push({ ...files, dataGroups: new Map([...files.dataGroups, [1, corrupt(dg1, at, xor)]]) });
+      }
+      for (let at = 0; at < pki.ds.length; at += 3) {
+        variants.push({ ...files, dsCertificate: corrupt(pki.ds, at, xor) });
+      }
+    }
+    for (const variant of variants) {
+      try {
+        if (passiveAuthentication(variant, trust, NOW).status !== 'PASS') failed += 1;
+      } catch (error) {
+        assert.ok(error instanceof ChipDataError, String(error));
+        refused += 1;
+      }
+    }
+    // Every corruption is caught one way or the other: none passes.
+    assert.equal(refused + failed, variants.length);
   });
 
   it('refuses malformed files with a ChipDataError, never anything else', () => {
