@@ -160,7 +160,10 @@ export function documentBenchTable(result: DocumentBenchResult): string {
 
 export function writeDocumentBenchReport(result: DocumentBenchResult, command: string): void {
   mkdirSync('reports', { recursive: true });
-  writeFileSync('reports/bench-document.md', `# Document engine benchmark\n\nCommand: \`${command}\`\n\n${documentBenchTable(result)}`);
+  writeFileSync(
+    'reports/bench-document.md',
+    `# Document engine benchmark\n\nCommand: \`${command}\`\n\n${documentBenchTable(result)}`,
+  );
   writeFileSync(
     'reports/bench-document.json',
     `${JSON.stringify({ date: new Date().toISOString(), command, ...result }, null, 2)}\n`,

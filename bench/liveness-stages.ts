@@ -89,9 +89,14 @@ export async function benchLivenessStages(passes: number): Promise<StageCosts> {
       const face = faces[0];
       if (face === undefined) throw new Error('a simulated frame has no face');
       const frame = await cpu('worker: frame measures (per frame)', () => frameMeasures(image), keep);
-      await cpu('worker: face measures (per frame)', () => faceFrameMeasures(image, face, frame), keep);
+      // What a worker measures when the ONNX model decides (the default): the hand-made features' sharpness alone.
       await cpu(
-        'worker:   of which hand-made PAD features (per frame)',
+        'worker: face measures (per frame)',
+        () => faceFrameMeasures(image, face, frame, { handmadePad: false }),
+        keep,
+      );
+      await cpu(
+        'worker: hand-made PAD features, only with VERIPORT_PAD_MODEL=handmade (per frame)',
         () => analyzeCrop(padCrop(image, face), PAD_CROP_SIZE),
         keep,
       );

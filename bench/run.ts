@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare
+ * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare|document
  *   --detector tfjs|onnx]`
  * `npm run bench -- soak [--minutes M]`
  *
@@ -15,6 +15,9 @@
  * 4. Compare: `/face-matching/compare` latency through HTTP at concurrency 1, 2, 4 and 8, `--requests`
  *    compares each (bench/compare.ts); writes reports/bench-compare.{md,json}.
  *
+ * 5. Document: document-engine CPU and wall time per 1280×720 autocapture frame and per validation page, per
+ *    stage, against issue 17's goals (bench/document.ts); writes reports/bench-document.{md,json}.
+ *
  * All run by default; `--only` picks one.
  *
  * `soak` instead runs the server for `--minutes` (default 10) at saturation with a mix of face
@@ -28,6 +31,7 @@ import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
 import { startServer } from '../test/helpers/process.js';
 import { benchCompare, compareBenchTable, writeCompareReport } from './compare.js';
 import { detectorOption, DETECTOR_OPTION } from '../eval/detector-option.js';
+import { benchDocument, documentBenchTable, writeDocumentBenchReport } from './document.js';
 import { benchFace, faceBenchTable, writeFaceBenchReport } from './face.js';
 import { benchMatching, formatMatchingTable, writeMatchingReport } from './matching.js';
 import { benchSoak, soakTable, writeSoakReport } from './soak.js';
@@ -48,7 +52,7 @@ const mode = positionals[0];
 if (mode !== undefined && (mode !== 'soak' || positionals.length > 1))
   throw new Error(`the only mode is 'soak' (got '${positionals.join(' ')}')`);
 const only = values.only;
-const SECTIONS = ['server', 'matching', 'face', 'compare'];
+const SECTIONS = ['server', 'matching', 'face', 'compare', 'document'];
 if (only !== undefined && !SECTIONS.includes(only))
   throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
 const seconds = Number(values.seconds);
@@ -194,6 +198,11 @@ async function main(): Promise<void> {
       values.requests === '120' ? '' : ` --requests ${values.requests}`,
     ];
     writeCompareReport(result, `npm run bench${args.join('') === '' ? '' : ` --${args.join('')}`}`);
+  }
+  if (only === undefined || only === 'document') {
+    const result = await benchDocument();
+    process.stdout.write(`\n${documentBenchTable(result)}`);
+    writeDocumentBenchReport(result, only === 'document' ? 'npm run bench -- --only document' : 'npm run bench');
   }
 }
 

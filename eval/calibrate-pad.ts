@@ -66,7 +66,8 @@ export async function calibratePad(argv: string[]): Promise<void> {
   const detector = detectorOption(values.detector);
   const started = performance.now();
   const images = loadPadImages(dir);
-  const engine = FaceEngine.start({ workers, pipeline: { detector }, padModel: 'onnx' });
+  // Both models' outputs from one engine: the ONNX model decides, the hand-made features are asked for.
+  const engine = FaceEngine.start({ workers, pipeline: { detector }, padModel: 'onnx', handmadePadFeatures: true });
   let outcomes: PadRequestOutcome[];
   try {
     outcomes = await padRequests(engine, images);
@@ -271,7 +272,7 @@ function bootstrapAucGain(
 
 function features(decided: readonly PadRequestOutcome[], i: number): Float32Array {
   const face = decided[i]?.face;
-  if (!face) throw new Error(`outcome ${i} has no face`);
+  if (!face?.padFeatures) throw new Error(`outcome ${i} has no face with hand-made PAD features`);
   return face.padFeatures;
 }
 

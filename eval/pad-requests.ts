@@ -30,7 +30,8 @@ export interface PadRequestOutcome extends PadImage {
   readonly outcome: 'decided' | Exclude<LivenessDecision, 'LIVE' | 'SPOOF'> | `refused ${number}`;
   /** The subject face's measures: always for decided requests, and for gated ones that have a subject. */
   readonly face?: {
-    readonly padFeatures: Float32Array;
+    /** Only from an engine started with `handmadePadFeatures` (or `padModel: 'handmade'`). */
+    readonly padFeatures?: Float32Array;
     readonly padNet: PadNetOutput;
     readonly box: readonly [number, number, number, number];
     readonly interEyePixels: number;
@@ -66,14 +67,16 @@ export async function padRequests(engine: FaceEngine, images: readonly PadImage[
         throw error;
       }
       const frames = await analyzeFrames(engine, request);
-      // The gates do not depend on the PAD model: decide with the hand-made one, which needs no calibration file.
-      const { decision } = decidePassiveLiveness(request, frames, evalContext('handmade'));
+      // The gates do not depend on the PAD model: decide with the hand-made one when the engine computed its
+      // features (it needs no calibration file, which calibrate-pad writes), else with the ONNX model.
+      const handmade = frames.some((f) => f.faces.some((face) => face.liveness?.padFeatures !== undefined));
+      const { decision } = decidePassiveLiveness(request, frames, evalContext(handmade ? 'handmade' : 'onnx'));
       const [frame] = frames;
       const subject = frame && subjectOf(frame, request, new Set());
       const measures = subject?.liveness;
       const face = subject &&
         measures?.padNet && {
-          padFeatures: measures.padFeatures,
+          ...(measures.padFeatures && { padFeatures: measures.padFeatures }),
           padNet: measures.padNet,
           box: subject.box,
           interEyePixels: measures.interEyePixels,

@@ -43,7 +43,7 @@ export async function trainVoice(argv: string[]): Promise<void> {
   const { json } = trainSpeakerModel(
     data,
     {
-      dataset: `LibriSpeech train-clean-100 background folder: ${data.length} utterances, ${speakers} speakers (speech frames by the Silero VAD)`,
+      dataset: `LibriSpeech train-clean-100 background folder: ${data.length} utterances, ${speakers} speakers (Silero VAD speech frames with a 256 ms margin: speaker-speech.ts)`,
       licence: 'CC BY 4.0',
       attribution: LIBRISPEECH_ATTRIBUTION,
       trainingSpeakers: speakers,

@@ -1,10 +1,11 @@
 /**
  * Speech of evaluation files the way the voice services get it: decodeVoiceSample (any rate to 16 kHz mono),
- * the Silero voice activity detector, its speech frames concatenated.
+ * the Silero voice activity detector, its speech frames with a margin concatenated (speaker-speech.ts).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { detectSpeech, speechSamples } from '../src/engines/voice/voice-activity.js';
+import { speakerSpeech } from '../src/engines/voice/speaker-speech.js';
+import { detectSpeech } from '../src/engines/voice/voice-activity.js';
 import { decodeVoiceSample } from '../src/engines/voice/voice-decoding.js';
 import type { SpeakerSpeech } from './speaker-model-training.js';
 
@@ -19,13 +20,15 @@ export async function decodedFile(path: string): Promise<Float32Array> {
 }
 
 /**
- * The speech samples (VAD speech frames) of 16 kHz audio.
+ * What a speaker template is computed from in 16 kHz audio (speaker-speech.ts: the VAD speech frames with a
+ * margin), and the VAD's seconds of speech (what the service compares with its minimum).
  *
  * @example
- * const speech = await speechOf(await decodedFile(path));
+ * const { speech, speechSeconds } = await speechOf(await decodedFile(path));
  */
-export async function speechOf(samples: Float32Array): Promise<Float32Array> {
-  return speechSamples(samples, await detectSpeech(samples));
+export async function speechOf(samples: Float32Array): Promise<{ speech: Float32Array; speechSeconds: number }> {
+  const activity = await detectSpeech(samples);
+  return { speech: speakerSpeech(samples, activity), speechSeconds: activity.speechSeconds };
 }
 
 /**
@@ -42,7 +45,7 @@ export async function backgroundSpeech(dir: string): Promise<SpeakerSpeech[]> {
   const out: SpeakerSpeech[] = [];
   for (const file of files) {
     const speaker = `ls-${basename(file).split('-')[0] ?? file}`;
-    out.push({ speaker, speech: await speechOf(await decodedFile(join(dir, file))) });
+    out.push({ speaker, speech: (await speechOf(await decodedFile(join(dir, file)))).speech });
   }
   return out;
 }

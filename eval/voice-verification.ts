@@ -2,7 +2,7 @@
  * `npm run eval -- voice-verification <voice dir> [--folds 5] [--no-calibration] [--timing-runs 20]`
  *
  * Speaker verification accuracy of V600 and V900 per voice sample type, every sample read the way the
- * service reads it (decodeVoiceSample → Silero VAD → speech frames → speakerVectors):
+ * service reads it (decodeVoiceSample → Silero VAD → speech frames with a margin (speakerSpeech) → speakerVectors):
  *  - TEXT_INDEPENDENT, clean read speech: `<dir>/background` (LibriSpeech, one utterance per speaker) by
  *    leave-speakers-out cross-validation: speakers dealt round-robin into `--folds` folds, a speaker model
  *    trained on the other folds (eval/speaker-model-training.ts, as train-voice does), and each held-out
@@ -217,7 +217,7 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
         .sort((a, b) => a.digit - b.digit)
         .map((f) => f.samples);
       if (parts.length !== 10) continue;
-      const speech = await speechOf(concatenate(parts));
+      const { speech } = await speechOf(concatenate(parts));
       phrases.push({ speaker, repetition, vectors: speakerVectors(speech, VOICE_ALGORITHM_NAMES) });
     }
   }
@@ -225,8 +225,8 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
   const digits: { speaker: string; digit: number; vectors: Vectors }[] = [];
   let refusedDigits = 0;
   for (const file of fsdd) {
-    const speech = await speechOf(file.samples);
-    if (speech.length / 16_000 < MIN_TEMPLATE_SPEECH_SECONDS) {
+    const { speech, speechSeconds } = await speechOf(file.samples);
+    if (speechSeconds < MIN_TEMPLATE_SPEECH_SECONDS) {
       refusedDigits++;
       continue;
     }
@@ -353,7 +353,7 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
   const md = [
     '# Voice verification (speaker templates)',
     '',
-    `\`${command}\` on ${date}. Every sample decoded with decodeVoiceSample, Silero VAD speech frames, speakerVectors.`,
+    `\`${command}\` on ${date}. Every sample decoded with decodeVoiceSample, Silero VAD speech frames widened by 256 ms (speaker-speech.ts), speakerVectors.`,
     'TEXT_INDEPENDENT: cross-validated (fold models trained on the other speakers); genuine = two halves of one utterance.',
     'STATIC_PHRASE: the shipped model (src/engines/voice/speaker-model.json), never trained on FSDD.',
     'Timings share the machine with whatever else runs.',

@@ -36,7 +36,7 @@ export interface ServiceDependencies {
   readonly faceEngine: () => FaceEngine;
   /** The shared document engine (worker pool reading MRZ, page and quality), started on first use. */
   readonly documentEngine: () => DocumentEngine;
-  /** The shared voice engine (worker pool: decoding, voice activity, speaker and spoof models), started on first use. */
+  /** The shared voice engine (worker pool: decoding, voice activity, speaker, spoof models), started on first use. */
   readonly voiceEngine: () => VoiceEngine;
   /**
    * The envelope key pairs, one per purpose: a service opens its `*Encrypted` packages (or onboarding its

@@ -62,8 +62,9 @@ export function testSeal(payload: string | Uint8Array, purpose: EnvelopePurpose)
  * frames (faces.ts: a portrait pasted on a flat grey canvas) are, to the default ONNX model, what they are, a
  * photo held up in front of a wall, and it refuses them. The ONNX default is tested through HTTP on frames cut
  * from whole photos (test/integration/pad-model.test.ts, and the replayed-still and camera sequences of
- * test/integration/liveness-replay.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it. It costs the tests no
- * time: the face engine's workers run the ONNX model on every liveness face whichever model decides.
+ * test/integration/liveness-replay.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it. An app's own face engine
+ * computes what its PAD model needs; the shared `testFaceEngine()` runs the ONNX model and computes the hand-made
+ * features, so it serves apps of either model.
  */
 export async function testApp(
   env: Record<string, string> = {},

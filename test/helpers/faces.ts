@@ -81,9 +81,13 @@ export async function noFacePhoto(): Promise<Buffer> {
 
 let engine: FaceEngine | undefined;
 
-/** One face-engine pool (one worker) per test process: model loading is the slow part. */
+/**
+ * One face-engine pool (one worker) per test process: model loading is the slow part. It runs the ONNX PAD model
+ * and computes the hand-made PAD features, so that apps deciding with either model can share it (testApp decides
+ * with the hand-made one).
+ */
 export function testFaceEngine(): FaceEngine {
-  engine ??= FaceEngine.start({ workers: 1 });
+  engine ??= FaceEngine.start({ workers: 1, handmadePadFeatures: true });
   return engine;
 }
 

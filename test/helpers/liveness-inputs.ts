@@ -48,6 +48,7 @@ export function measures(overrides: Partial<FaceFrameMeasures> = {}, sharpness =
   return {
     padFeatures: LIVE_PAD,
     padSignals: { moire: 1.1, chromaMoire: 1.1, highFrequencyEnergy: 0.1, chromaSpread: 8, specular: 0, sharpness },
+    sharpness,
     faceThumbnail: thumbnail(100),
     dynamicRange: 160,
     brightness: 120,

@@ -31,7 +31,6 @@ export interface BandLocatorOptions {
 
 export const DEFAULT_BAND_LOCATOR_OPTIONS: BandLocatorOptions = { workingSides: [1000, 560], maxBands: 3 };
 
-
 /** A text-like blob as a thick segment, with its direction (degrees in (-90, 90]) and centre. */
 interface Segment extends TextLine {
   readonly angle: number;
@@ -59,7 +58,8 @@ export interface LocatorPass {
  * photo shows its band across more often than along its long side), the first working size first.
  *
  * @example
- * locatorPasses(DEFAULT_BAND_LOCATOR_OPTIONS); // [{side:1000,turn:0},{side:1000,turn:90},{side:560,turn:0},{side:560,turn:90}]
+ * locatorPasses(DEFAULT_BAND_LOCATOR_OPTIONS);
+ * // [{ side: 1000, turn: 0 }, { side: 1000, turn: 90 }, { side: 560, turn: 0 }, { side: 560, turn: 90 }]
  */
 export function locatorPasses(options: BandLocatorOptions = DEFAULT_BAND_LOCATOR_OPTIONS): LocatorPass[] {
   return options.workingSides.flatMap((side) => [

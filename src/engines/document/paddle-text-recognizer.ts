@@ -40,17 +40,18 @@ function modelFiles(): { recognition: string; dictionary: string } {
 export class PaddleTextRecognizer {
   private constructor(
     private readonly session: InferenceSession,
-    /** Model class index of each MRZ character (index 0 is the CTC blank). */
-    private readonly classes: readonly number[],
+    /** Model class indices of each MRZ character and its look-alikes (index 0 is the CTC blank). */
+    private readonly classes: readonly (readonly number[])[],
   ) {}
 
   static async load(): Promise<PaddleTextRecognizer> {
     const files = modelFiles();
     const dictionary = readFileSync(files.dictionary, 'utf8').split('\n');
     const classes = [...MRZ_ALPHABET].map((c) => {
-      const index = dictionary.indexOf(c);
-      if (index < 0) throw new Error(`the recogniser's dictionary has no "${c}"`);
-      return index + 1;
+      if (!dictionary.includes(c)) throw new Error(`the recogniser's dictionary has no "${c}"`);
+      return sameGlyphs(c)
+        .map((glyph) => dictionary.indexOf(glyph) + 1)
+        .filter((index) => index > 0);
     });
     const session = await openCpuSession(readFileSync(files.recognition));
     return new PaddleTextRecognizer(session, classes);
@@ -98,7 +99,10 @@ export class PaddleTextRecognizer {
     return lines.map((_, n) => this.decode(probabilities, n * steps * classCount, steps, classCount));
   }
 
-  /** Greedy CTC decoding over the blank and the MRZ classes: repeats merged, blanks dropped. */
+  /**
+   * Greedy CTC decoding over the blank and the MRZ characters, each the sum of its look-alike classes
+   * (sameGlyphs): repeats merged, blanks dropped.
+   */
   private decode(p: Float32Array, offset: number, steps: number, classCount: number): RecognizedLine {
     let text = '';
     const confidences: number[] = [];
@@ -107,8 +111,9 @@ export class PaddleTextRecognizer {
       const row = offset + t * classCount;
       let best = -1;
       let bestP = p[row] ?? 0;
-      this.classes.forEach((c, i) => {
-        const v = p[row + c] ?? 0;
+      this.classes.forEach((aliases, i) => {
+        let v = 0;
+        for (const c of aliases) v += p[row + c] ?? 0;
         if (v > bestP) {
           bestP = v;
           best = i;
@@ -122,6 +127,33 @@ export class PaddleTextRecognizer {
     }
     return { text, confidences };
   }
+}
+
+/**
+ * The characters of the recogniser's dictionary that an MRZ character's glyph can be read as, itself
+ * first: the lower-case and full-width forms of a letter, the full-width digit, the full-width and
+ * guillemet-like forms of `<`, `×` for `X` and `℃` for OCR-B's `C` (the model, trained on Chinese text, gives `℃` most
+ * of the probability of an OCR-B `C`, and the decoder then dropped it or read `0`). Their probabilities
+ * are summed: the classes are one glyph to an MRZ reader.
+ *
+ * @example
+ * sameGlyphs('C'); // ['C', 'c', 'Ｃ', 'ｃ', '℃']
+ */
+export function sameGlyphs(character: string): string[] {
+  const code = character.charCodeAt(0);
+  if (character >= 'A' && character <= 'Z') {
+    const forms = [
+      character,
+      character.toLowerCase(),
+      String.fromCharCode(0xff21 + code - 65),
+      String.fromCharCode(0xff41 + code - 65),
+    ];
+    if (character === 'C') return [...forms, '℃'];
+    return character === 'X' ? [...forms, '×'] : forms;
+  }
+  if (character >= '0' && character <= '9') return [character, String.fromCharCode(0xff10 + code - 48)];
+  if (character === '<') return ['<', '＜', '‹', '«', '《', '〈'];
+  return [character];
 }
 
 /** Bilinear resampling of a grey image to `width` × `height` (area-averaged first when shrinking a lot). */

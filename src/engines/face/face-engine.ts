@@ -14,6 +14,12 @@ export interface FaceEngineConfig {
   readonly pipeline?: Partial<FacePipelineConfig>;
   /** The PAD model liveness analyses run (`onnx`, the default, also runs the neural model per face). */
   readonly padModel?: PadModelKind;
+  /**
+   * Compute the hand-made PAD features for every liveness face even when the ONNX model decides, for
+   * evaluations that compare both models (eval/calibrate-pad.ts). Default false: with `padModel: 'onnx'` a face
+   * gets only their sharpness (the blur gate's), ~17 ms of CPU less a face.
+   */
+  readonly handmadePadFeatures?: boolean;
 }
 
 const WORKER_FILE = engineWorkerFile('./face-worker', import.meta.url);
@@ -32,7 +38,11 @@ export class FaceEngine {
 
   static start(config: Partial<FaceEngineConfig> = {}): FaceEngine {
     const workers = Math.max(1, config.workers ?? availableParallelism());
-    const workerData: FaceWorkerData = { pipeline: config.pipeline ?? {}, padModel: config.padModel };
+    const workerData: FaceWorkerData = {
+      pipeline: config.pipeline ?? {},
+      padModel: config.padModel,
+      handmadePadFeatures: config.handmadePadFeatures,
+    };
     // One image at a time per worker: every model runs on one thread (TF.js WASM with one thread,
     // onnxruntime CPU sessions with one intra-op thread), so the workers are the parallelism.
     const pool = startEnginePool<AnalyzeTask, AnalyzeOutcome>(WORKER_FILE, workers, workerData);

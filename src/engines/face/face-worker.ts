@@ -34,16 +34,28 @@ export interface FaceWorkerData {
   readonly pipeline?: Partial<FacePipelineConfig>;
   /** The PAD model liveness analyses run; `onnx` (the default) loads fr_liveness.onnx at the first one. */
   readonly padModel?: PadModelKind | undefined;
+  /** Compute the hand-made PAD features even when the ONNX model decides (FaceEngineConfig.handmadePadFeatures). */
+  readonly handmadePadFeatures?: boolean | undefined;
 }
 
 let pipeline: Promise<FacePipeline> | undefined;
-let padNet: Promise<OnnxPadModel | undefined> | undefined;
 
-async function loadPadNet(): Promise<OnnxPadModel | undefined> {
+/** The PAD model of each liveness face and whether it also gets the hand-made features. */
+interface PadSetting {
+  readonly net: OnnxPadModel | undefined;
+  readonly handmade: boolean;
+}
+
+let padSetting: Promise<PadSetting> | undefined;
+
+async function loadPadSetting(): Promise<PadSetting> {
   const threads = await import('node:worker_threads');
   // Set by FaceEngine.start, typed there as FaceWorkerData; null outside a pool.
-  const kind = (threads.workerData as FaceWorkerData | null)?.padModel ?? DEFAULT_PAD_MODEL;
-  return kind === 'onnx' ? OnnxPadModel.load() : undefined;
+  const data = threads.workerData as FaceWorkerData | null;
+  const kind = data?.padModel ?? DEFAULT_PAD_MODEL;
+  // The hand-made features (~17 ms a face) only when their classifier decides or an evaluation asks for them.
+  const handmade = kind === 'handmade' || data?.handmadePadFeatures === true;
+  return { net: kind === 'onnx' ? await OnnxPadModel.load() : undefined, handmade };
 }
 
 async function loadPipeline(): Promise<FacePipeline> {
@@ -85,9 +97,12 @@ async function analyzeDecoded(
   let frameFields = {};
   if (task.liveness) {
     const frame = frameMeasures(image);
-    const model = await (padNet ??= loadPadNet());
+    const pad = await (padSetting ??= loadPadSetting());
     measured = await Promise.all(
-      measured.map(async (face) => ({ ...face, liveness: await faceLivenessMeasures(image, face, frame, model) })),
+      measured.map(async (face) => ({
+        ...face,
+        liveness: await faceLivenessMeasures(image, face, frame, pad.net, { handmadePad: pad.handmade }),
+      })),
     );
     frameFields = { frameThumbnail: frame.thumbnail, frameDetail: frame.detail, frameScene: frame.scene };
   }
@@ -106,7 +121,7 @@ async function analyzeDecoded(
  */
 export async function warm(): Promise<boolean> {
   pipeline ??= loadPipeline();
-  padNet ??= loadPadNet();
-  await Promise.all([pipeline, padNet]);
+  padSetting ??= loadPadSetting();
+  await Promise.all([pipeline, padSetting]);
   return true;
 }

@@ -3,7 +3,7 @@ import type { RgbImage } from '../face/raster.js';
 import { framingPlane, framingSides } from './border-lines.js';
 import { boxDownscale, lumaPlane, type LumaPlane } from './luma.js';
 import { faceWindow, scenePlane, type LumaWindow } from './luma-window.js';
-import { analyzeCrop, PAD_CROP_SIZE, padCrop, type PadFace, type PadSignals } from './pad-features.js';
+import { analyzeCrop, cropSharpness, PAD_CROP_SIZE, padCrop, type PadFace, type PadSignals } from './pad-features.js';
 import type { OnnxPadModel, PadNetOutput } from './pad-onnx-model.js';
 
 /** Side of the luma thumbnails compared across frames (of the face crop and of the whole frame). */
@@ -11,9 +11,14 @@ export const THUMBNAIL_SIZE = 16;
 
 /** What liveness reads from one face of one frame, computed where the pixels are (the worker). */
 export interface FaceFrameMeasures {
-  /** PAD feature vector (pad-features.ts), for the classifier. */
-  readonly padFeatures: Float32Array;
-  readonly padSignals: PadSignals;
+  /**
+   * PAD feature vector (pad-features.ts), for the hand-made classifier; with its signals, only when asked
+   * (`handmadePad`): the face engine computes them when that model decides or when an evaluation asks for both.
+   */
+  readonly padFeatures?: Float32Array;
+  readonly padSignals?: PadSignals;
+  /** The blur gate's sharpness of the PAD crop (`PadSignals.sharpness`, always measured). */
+  readonly sharpness: number;
   /** 16×16 luma of the normalised face crop: near-identical across frames means a replayed still. */
   readonly faceThumbnail: Uint8Array;
   /** Luma spread of the face crop, 2nd to 98th percentile, 0..255: a flat, washed-out face is low. */
@@ -31,21 +36,33 @@ export interface FaceFrameMeasures {
   readonly padNet?: PadNetOutput;
 }
 
+/** Which PAD measures `faceFrameMeasures` computes beyond those every liveness face gets. */
+export interface FaceMeasureOptions {
+  /**
+   * The hand-made PAD features and signals (~17 ms of CPU a face), which only the hand-made classifier reads;
+   * without them only their sharpness is measured, for the blur gate. Default true.
+   */
+  readonly handmadePad?: boolean;
+}
+
 /**
  * Measures one face of a frame for liveness: PAD texture features and signals on the normalised face
- * crop, a small thumbnail for frame-to-frame comparison, and the quality figures the gates use.
+ * crop (or its sharpness alone, `handmadePad: false`), a small thumbnail for frame-to-frame comparison, and
+ * the quality figures the gates use.
  *
  * @example
  * const measures = faceFrameMeasures(image, subject.face, frameMeasures(image));
  * padScore(measures.padFeatures);
+ * faceFrameMeasures(image, subject.face, frame, { handmadePad: false }).sharpness; // the same sharpness
  */
 export function faceFrameMeasures(
   image: RgbImage,
   face: PadFace & { readonly keyPoints: FaceKeyPoints },
   frame: FrameMeasures,
+  options: FaceMeasureOptions = {},
 ): FaceFrameMeasures {
   const crop = padCrop(image, face);
-  const { features, signals } = analyzeCrop(crop, PAD_CROP_SIZE);
+  const pad = (options.handmadePad ?? true) ? analyzeCrop(crop, PAD_CROP_SIZE) : undefined;
   const cropLuma = lumaPlane({ data: crop, width: PAD_CROP_SIZE, height: PAD_CROP_SIZE });
   const luma = cropLuma.data;
   const sorted = Float32Array.from(luma).sort();
@@ -53,8 +70,8 @@ export function faceFrameMeasures(
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const { rightEye, leftEye } = face.keyPoints;
   return {
-    padFeatures: features,
-    padSignals: signals,
+    ...(pad && { padFeatures: pad.features, padSignals: pad.signals }),
+    sharpness: pad ? pad.signals.sharpness : cropSharpness(crop, PAD_CROP_SIZE),
     faceThumbnail: thumbnail(cropLuma),
     dynamicRange: at(0.98) - at(0.02),
     brightness: luma.reduce((s, v) => s + v, 0) / luma.length,
@@ -70,7 +87,9 @@ export function faceFrameMeasures(
  * pixels around the face box).
  *
  * @example
- * const measures = await faceLivenessMeasures(image, face, frameMeasures(image), await OnnxPadModel.load());
+ * const measures = await faceLivenessMeasures(image, face, frameMeasures(image), await OnnxPadModel.load(), {
+ *   handmadePad: false,
+ * });
  * measures.padNet?.pLive;
  */
 export async function faceLivenessMeasures(
@@ -78,8 +97,9 @@ export async function faceLivenessMeasures(
   face: PadFace & { readonly keyPoints: FaceKeyPoints },
   frame: FrameMeasures,
   padNet: OnnxPadModel | undefined,
+  options: FaceMeasureOptions = {},
 ): Promise<FaceFrameMeasures> {
-  const measures = faceFrameMeasures(image, face, frame);
+  const measures = faceFrameMeasures(image, face, frame, options);
   return padNet ? { ...measures, padNet: await padNet.predict(image, face.box) } : measures;
 }
 

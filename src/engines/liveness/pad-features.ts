@@ -181,11 +181,7 @@ export function padCrop(image: RgbImage, face: PadFace): Float32Array {
  * callers and tests that hold the crop already.
  */
 export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
-  if (crop.length !== size * size * 3 || size < 16 || (size & (size - 1)) !== 0) {
-    throw new RangeError(
-      `a PAD crop must be size×size×3 with size a power of two ≥ 16 (got ${crop.length} values, size ${size})`,
-    );
-  }
+  checkCrop(crop, size);
   const planes = colourPlanes(crop, size);
   const lumaSpectrum = powerSpectrum(planes.y, size);
   const chromaSpectrum = addArrays(powerSpectrum(planes.cb, size), powerSpectrum(planes.cr, size));
@@ -235,6 +231,32 @@ export function analyzeCrop(crop: Float32Array, size: number): PadAnalysis {
       sharpness: sharp.laplacian,
     },
   };
+}
+
+/**
+ * The sharpness signal of a ready crop alone (`analyzeCrop(crop, size).signals.sharpness`, the same value to
+ * the bit): what the blur gate reads when the ONNX model decides and the other features are not needed.
+ *
+ * @example
+ * const sharpness = cropSharpness(padCrop(image, face), PAD_CROP_SIZE); // e.g. 2.3
+ * @throws {RangeError} when the crop is not size×size×3 with size a power of two ≥ 16
+ */
+export function cropSharpness(crop: Float32Array, size: number): number {
+  checkCrop(crop, size);
+  const n = size * size;
+  const y = new Float64Array(n);
+  // The luma exactly as colourPlanes computes it (same expression, same order).
+  for (let i = 0; i < n; i++)
+    y[i] = 0.299 * (crop[i * 3] ?? 0) + 0.587 * (crop[i * 3 + 1] ?? 0) + 0.114 * (crop[i * 3 + 2] ?? 0);
+  return Math.log10(1 + laplacianVariance(y, size));
+}
+
+function checkCrop(crop: Float32Array, size: number): void {
+  if (crop.length !== size * size * 3 || size < 16 || (size & (size - 1)) !== 0) {
+    throw new RangeError(
+      `a PAD crop must be size×size×3 with size a power of two ≥ 16 (got ${crop.length} values, size ${size})`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

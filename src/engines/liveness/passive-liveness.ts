@@ -198,7 +198,7 @@ export function decidePassiveLiveness(
     );
     return result('TOO_LOW_FACIAL_DYNAMIC_RANGE', -1, undefined, 'ERROR');
   }
-  if (frameMedian(faces.map((f) => f.liveness.padSignals.sharpness)) < QUALITY_GATES.minSharpness) {
+  if (frameMedian(faces.map((f) => f.liveness.sharpness)) < QUALITY_GATES.minSharpness) {
     feedback.add('TOO_MUCH_BLUR');
     return result('TOO_BLURRY', -1, undefined, 'ERROR');
   }

@@ -18,21 +18,24 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/2';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/3';
 
 const SAMPLE_RATE = 16_000;
 /**
- * LFCC from 40 linear filters (200 Hz apart), c1..c29 (c0, the level, is left out: loudness says nothing about
- * liveness). The fine resolution matters: 20 filters / 19 coefficients stopped 3 times fewer unseen attacks
- * (docs/voice.md).
+ * LFCC from 35 linear filters over 0-7 kHz (~190 Hz apart), c1..c29 (c0, the level, is left out: loudness
+ * says nothing about liveness). Nothing above 7 kHz: there the training corpus differs by how each file was
+ * resampled (generated attacks through sox, LibriSpeech not), and the engine's own resampler cuts recordings
+ * made at 44.1/48 kHz at 7.36 kHz; a model that read that band learnt the resampler, not the attack (docs/voice.md).
  */
-const FILTERS = 40;
+const FILTERS = 35;
 const CEPSTRA = 29;
+/** Upper edge of the LFCC filters and of the band-limit cues. */
+export const SPOOF_ANALYSIS_TOP_HZ = 7000;
 
 /** Names of the cues, in the order they close the feature row. */
 export const VOICE_SPOOF_CUE_NAMES = [
-  'bandLimit.high4to8',
-  'bandLimit.high6to8',
+  'bandLimit.high4to7',
+  'bandLimit.high6to7',
   'bandLimit.edge',
   'lowFrequencyRolloff',
   'reverberationTail',
@@ -92,14 +95,14 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
   const select = speechFrames > 0 ? (f: number): boolean => isSpeechFrame[f] === 1 : (): boolean => true;
   const ltas = longTermSpectrum(spectrum, select);
   const levels = frameLevelsDb(spectrum);
-  const band = bandLimitCues(ltas);
+  const band = bandLimitCues(ltas, SPOOF_ANALYSIS_TOP_HZ);
   const flatness = spectralFlatness(spectrum, select);
   const speech = speechFrames > 0 ? speechSamples(samples, activity) : samples;
   const periodic = periodicity(speech);
   const pauses = pauseNoise(levels, (f) => isSpeechFrame[f] === 1);
   const cues: Record<VoiceSpoofCueName, number> = {
-    'bandLimit.high4to8': band.high4to8,
-    'bandLimit.high6to8': band.high6to8,
+    'bandLimit.high4to7': band.high4to7,
+    'bandLimit.high6to7': band.high6to7,
     'bandLimit.edge': band.edge,
     lowFrequencyRolloff: lowFrequencyRolloff(ltas),
     reverberationTail: reverberationTail(levels),
@@ -114,7 +117,12 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'pauseNoise.floor': pauses.floor,
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
-  cepstralMeans(lfcc(spectrum, { filters: FILTERS, coefficients: CEPSTRA + 1 }).values, select, spectrum.frames, row);
+  cepstralMeans(
+    lfcc(spectrum, { filters: FILTERS, coefficients: CEPSTRA + 1, highHz: SPOOF_ANALYSIS_TOP_HZ }).values,
+    select,
+    spectrum.frames,
+    row,
+  );
   VOICE_SPOOF_CUE_NAMES.forEach((name, i) => (row[CEPSTRA + i] = cues[name]));
   return { row, cues, speechFrames: speechFrames > 0 ? speechFrames : spectrum.frames };
 }

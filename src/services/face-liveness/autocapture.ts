@@ -67,7 +67,7 @@ export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedba
   if (measures) {
     if (measures.brightness < CAPTURE_LIMITS.minBrightness) feedback.push('INSUFFICIENT_LIGHTING');
     if (measures.brightness > CAPTURE_LIMITS.maxBrightness) feedback.push('LIGHT_TOO_BRIGHT');
-    if (measures.padSignals.sharpness < QUALITY_GATES.minSharpness) feedback.push('TOO_MUCH_BLUR');
+    if (measures.sharpness < QUALITY_GATES.minSharpness) feedback.push('TOO_MUCH_BLUR');
   }
   return { index, feedback, face };
 }
@@ -79,7 +79,7 @@ export function frameFeedback(frame: WorkerAnalysis, index: number): FrameFeedba
  * const best = bestFrame(frames.map(frameFeedback));
  */
 export function bestFrame(frames: readonly FrameFeedback[]): FrameFeedback | undefined {
-  const sharpness = (f: FrameFeedback) => f.face?.liveness?.padSignals.sharpness ?? 0;
+  const sharpness = (f: FrameFeedback) => f.face?.liveness?.sharpness ?? 0;
   return frames
     .filter((f) => f.face !== undefined)
     .sort((a, b) => a.feedback.length - b.feedback.length || sharpness(b) - sharpness(a) || a.index - b.index)[0];

@@ -195,7 +195,10 @@ function voiceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): v
   );
 }
 
-/** Voice matching 1:1 and 1:N (spec Doc 3 B): face matching's routes but exportAlgorithmTemplate and fuseScoresForIdentification. */
+/**
+ * Voice matching 1:1 and 1:N (spec Doc 3 B): face matching's routes but exportAlgorithmTemplate and
+ * fuseScoresForIdentification.
+ */
 export const voiceMatchingService: ServiceDefinition = {
   name: 'voice-matching',
   prefix: '/voice-matching',

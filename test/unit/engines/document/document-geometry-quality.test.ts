@@ -7,7 +7,9 @@ import { orientBand } from '../../../../src/engines/document/oriented-band.js';
 import { pageQuadFromBand } from '../../../../src/engines/document/page-geometry.js';
 import { outsideShare } from '../../../../src/engines/document/quality/bounds.js';
 import { checkOf } from '../../../../src/engines/document/quality/check-value.js';
+import { edgeSharpness } from '../../../../src/engines/document/quality/blur.js';
 import { colorfulness } from '../../../../src/engines/document/quality/color.js';
+import { glareShare } from '../../../../src/engines/document/quality/glare.js';
 import { keystone, skewDegrees } from '../../../../src/engines/document/quality/perspective.js';
 
 /** A located two-line band: lines from x 100 to 700 at y 400 and 440 (the second `shrink` shorter). */
@@ -111,5 +113,58 @@ describe('document quality measures', () => {
     assert.ok(keystone(band(0, 8)) > 0.15);
     assert.ok(keystone(band(30)) > 0.09);
     assert.equal(skewDegrees({ ...band(), angle: 93 }), 3);
+  });
+
+  // The measures count histograms instead of sorting every pixel (speed); these references sort.
+  it('measures edge sharpness as the sorted percentiles would', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    const sorted = (values: number[], q: number) =>
+      Float64Array.from(values).sort()[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+    for (let round = 0; round < 5; round++) {
+      const lines = [0, 1].map(() => ({
+        data: Uint8Array.from({ length: 300 * 48 }, () => (round === 0 ? next() % 6 : next())),
+        width: 300,
+        height: 48,
+      }));
+      const gradients: number[] = [];
+      const values: number[] = [];
+      for (const { data, width, height } of lines) {
+        for (let y = 1; y < height - 1; y++) {
+          for (let x = 1; x < width - 1; x++) {
+            const i = y * width + x;
+            gradients.push(
+              Math.hypot(
+                ((data[i + 1] ?? 0) - (data[i - 1] ?? 0)) / 2,
+                ((data[i + width] ?? 0) - (data[i - width] ?? 0)) / 2,
+              ),
+            );
+            values.push(data[i] ?? 0);
+          }
+        }
+      }
+      const range = sorted(values, 0.98) - sorted(values, 0.02);
+      const expected = range < 8 ? 0 : sorted(gradients, 0.95) / range;
+      assert.ok(Math.abs((edgeSharpness(lines) ?? NaN) - expected) < 1e-12, `round ${round}`);
+    }
+  });
+
+  it('counts glare cells at least 90 % clipped on a page darker than white paper', () => {
+    const width = 64;
+    const height = 32;
+    const data = new Uint8Array(width * height * 3).fill(180);
+    // Left 8×8 cell: 58 of 64 pixels clipped (glare); the next one 57 (not).
+    for (const [cell, clipped] of [
+      [0, 58],
+      [1, 57],
+    ] as const) {
+      for (let k = 0; k < clipped; k++) {
+        const x = cell * 8 + (k % 8);
+        const y = Math.floor(k / 8);
+        data.fill(250, 3 * (y * width + x), 3 * (y * width + x) + 3);
+      }
+    }
+    assert.equal(glareShare({ data, width, height }), 1 / 32);
+    assert.equal(glareShare({ data: new Uint8Array(width * height * 3).fill(240), width, height }), 0);
   });
 });

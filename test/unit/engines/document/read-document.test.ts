@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { before, describe, it, mock } from 'node:test';
 import { loadOpenCv } from '../../../../src/engines/document/opencv-runtime.js';
 import { PaddleTextRecognizer } from '../../../../src/engines/document/paddle-text-recognizer.js';
 import { QUALITY_CHECKS } from '../../../../src/engines/document/quality/page-quality.js';
@@ -74,6 +74,30 @@ describe('readDocument on rendered OCR-B documents', () => {
     const { mrz, reading } = await readRendered('TD3', { rotate: 180 });
     assert.ok(reading.mrz);
     assert.deepEqual(repairMrz(reading.mrz.lines).lines, mrz);
+  });
+
+  it('stops locating after the first pass whose band reads valid, and reads an upside-down band once', async () => {
+    const resize = mock.method(models.cv, 'resize');
+    const recognize = mock.method(models.recognizer, 'recognize');
+    try {
+      const upright = await readRendered('TD3', {});
+      assert.equal(repairMrz(upright.reading.mrz?.lines ?? []).valid, true);
+      // One working size upright of the four passes (two sizes, each as is and turned by 90°).
+      assert.equal(resize.mock.callCount(), 1);
+      assert.equal(recognize.mock.callCount(), 2);
+      resize.mock.resetCalls();
+      recognize.mock.resetCalls();
+      const turned = await readRendered('TD3', { rotate: 180 });
+      assert.deepEqual(repairMrz(turned.reading.mrz?.lines ?? []).lines, turned.mrz);
+      // The first line read as located is doubtful, so it is read turned too; then the second line only
+      // (it was 4 reads: both lines in both directions).
+      assert.equal(recognize.mock.callCount(), 3);
+      const { cpu } = turned.reading.timings;
+      assert.ok(cpu.ocrMs > 0 && cpu.locateMs > 0 && cpu.totalMs >= cpu.ocrMs + cpu.locateMs);
+    } finally {
+      resize.mock.restore();
+      recognize.mock.restore();
+    }
   });
 
   it('finds no band on a page without an MRZ, and performs no page check', async () => {

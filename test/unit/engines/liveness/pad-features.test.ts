@@ -4,6 +4,7 @@ import { loadPadModel, padScore, scoreWith } from '../../../../src/engines/liven
 import { fitLogistic, trainPadWeights } from '../../../../eval/pad-training.js';
 import {
   analyzeCrop,
+  cropSharpness,
   padFeatureGroups,
   padFeatures,
   PAD_CROP_SIZE,
@@ -185,6 +186,14 @@ describe('PAD features', () => {
   it('refuses a crop that is not size×size×3 with a power-of-two size', () => {
     assert.throws(() => analyzeCrop(new Float32Array(100 * 100 * 3), 100), RangeError);
     assert.throws(() => analyzeCrop(new Float32Array(10), SIZE), RangeError);
+    assert.throws(() => cropSharpness(new Float32Array(100 * 100 * 3), 100), RangeError);
+  });
+
+  it('measures the sharpness alone as the full analysis does, to the bit', () => {
+    for (const crop of [texturedCrop(3, 60), blur(texturedCrop(3, 60), 2), blur(texturedCrop(7, 25), 1)])
+      assert.equal(cropSharpness(crop, SIZE), analyzeCrop(crop, SIZE).signals.sharpness);
+    const small = texturedCrop(5, 40).subarray(0, 32 * 32 * 3);
+    assert.equal(cropSharpness(small, 32), analyzeCrop(small, 32).signals.sharpness);
   });
 });
 

@@ -124,7 +124,7 @@ describe('passive liveness: gate order', () => {
   });
 
   it('refuses a face too far away before judging light or blur, on the largest face of the sequence', () => {
-    const poor = { interEyePixels: 30, dynamicRange: 20, padSignals: measures({}, 0.5).padSignals };
+    const poor = { interEyePixels: 30, dynamicRange: 20, sharpness: 0.5 };
     assertRefusal(
       decide(
         'foxtrot4',
@@ -140,7 +140,7 @@ describe('passive liveness: gate order', () => {
   });
 
   it('refuses a flat face before judging blur, naming dark or bright light by the median brightness', () => {
-    const blurredDark = { dynamicRange: 30, brightness: 60, padSignals: measures({}, 0.5).padSignals };
+    const blurredDark = { dynamicRange: 30, brightness: 60, sharpness: 0.5 };
     const dark = decide(
       'foxtrot4',
       liveFrames(3, () => blurredDark),
@@ -163,10 +163,9 @@ describe('passive liveness: gate order', () => {
   });
 
   it('refuses a blurred face before the PAD classifier, on the median sharpness', () => {
-    const blurredSpoof = () => ({ padFeatures: SPOOF_PAD, padSignals: measures({}, 1.1).padSignals });
+    const blurredSpoof = () => ({ padFeatures: SPOOF_PAD, sharpness: 1.1 });
     assertRefusal(decide('foxtrot4', liveFrames(3, blurredSpoof)), 'TOO_BLURRY', ['TOO_MUCH_BLUR']);
-    const sharpness = (values: readonly number[]) =>
-      liveFrames(3, (i) => ({ padSignals: measures({}, values[i] ?? 0).padSignals }));
+    const sharpness = (values: readonly number[]) => liveFrames(3, (i) => ({ sharpness: values[i] ?? 0 }));
     assert.equal(decide('foxtrot4', sharpness([0.5, QUALITY_GATES.minSharpness, 2])).decision, 'LIVE');
     assert.equal(decide('foxtrot4', sharpness([0.5, 1.1, 2])).decision, 'TOO_BLURRY');
   });
