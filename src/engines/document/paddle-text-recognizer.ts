@@ -109,16 +109,20 @@ export class PaddleTextRecognizer {
     let previous = -1;
     for (let t = 0; t < steps; t++) {
       const row = offset + t * classCount;
+      const blank = p[row] ?? 0;
       let best = -1;
-      let bestP = p[row] ?? 0;
+      let bestP = 0;
+      let mass = 0;
       this.classes.forEach((aliases, i) => {
         let v = 0;
         for (const c of aliases) v += p[row + c] ?? 0;
+        mass += v;
         if (v > bestP) {
           bestP = v;
           best = i;
         }
       });
+      if (!(mass > blank && bestP > 0.3)) best = -1;
       if (best >= 0 && best !== previous) {
         text += MRZ_ALPHABET[best] ?? '';
         confidences.push(bestP);

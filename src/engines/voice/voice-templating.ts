@@ -1,6 +1,6 @@
+import { speakerSpeech } from './speaker-speech.js';
 import { speakerVectors } from './speaker-template.js';
 import type { VoiceAlgorithmName } from './voice-algorithms.js';
-import { speechSamples } from './voice-activity.js';
 import type { AnalyzedSample } from './voice-sample-analysis.js';
 import type { VoiceMeasurement } from './voice-tasks.js';
 
@@ -29,8 +29,9 @@ export interface VoiceTemplateOutput {
 }
 
 /**
- * The speaker vectors of one decoded sample, from its speech frames only (silence and noise between words
- * say nothing of the speaker); none when it has less speech than asked for. The `template` task's handler.
+ * The speaker vectors of one decoded sample, from its speech frames widened by a short margin (speakerSpeech:
+ * the path the shipped model and calibration were measured on); none when it has less speech than asked for.
+ * The `template` task's handler.
  *
  * @example
  * const { vectors } = sampleTemplates(analyzed, measurement, { algorithms: ['V600', 'V900'], minSpeechSeconds: 1 });
@@ -43,6 +44,6 @@ export function sampleTemplates(
 ): VoiceTemplateOutput {
   const minSpeechSeconds = Math.max(input.minSpeechSeconds, MIN_TEMPLATE_SPEECH_SECONDS);
   if (measurement.speechSeconds < minSpeechSeconds) return { measurement, minSpeechSeconds };
-  const vectors = speakerVectors(speechSamples(sample.audio.samples, sample.activity), input.algorithms);
+  const vectors = speakerVectors(speakerSpeech(sample.audio.samples, sample.activity), input.algorithms);
   return { measurement, vectors, minSpeechSeconds };
 }
