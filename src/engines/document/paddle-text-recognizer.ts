@@ -96,41 +96,59 @@ export class PaddleTextRecognizer {
     const [, steps = 0, classCount = 0] = output.dims;
     const probabilities = output.data;
     if (!(probabilities instanceof Float32Array)) throw new Error('the recogniser gave no float output');
-    return lines.map((_, n) => this.decode(probabilities, n * steps * classCount, steps, classCount));
+    return lines.map((_, n) =>
+      decodeMrzSteps(
+        probabilities.subarray(n * steps * classCount, (n + 1) * steps * classCount),
+        classCount,
+        this.classes,
+      ),
+    );
   }
+}
 
-  /**
-   * Greedy CTC decoding over the blank and the MRZ characters, each the sum of its look-alike classes
-   * (sameGlyphs): repeats merged, blanks dropped.
-   */
-  private decode(p: Float32Array, offset: number, steps: number, classCount: number): RecognizedLine {
-    let text = '';
-    const confidences: number[] = [];
-    let previous = -1;
-    for (let t = 0; t < steps; t++) {
-      const row = offset + t * classCount;
-      const blank = p[row] ?? 0;
-      let best = -1;
-      let bestP = 0;
-      let mass = 0;
-      this.classes.forEach((aliases, i) => {
-        let v = 0;
-        for (const c of aliases) v += p[row + c] ?? 0;
-        mass += v;
-        if (v > bestP) {
-          bestP = v;
-          best = i;
-        }
-      });
-      if (!(mass > blank && bestP > 0.3)) best = -1;
-      if (best >= 0 && best !== previous) {
-        text += MRZ_ALPHABET[best] ?? '';
-        confidences.push(bestP);
+/** Least probability of the character emitted at a step where the blank is not the most probable. */
+const MIN_STEP_CHARACTER = 0.3;
+
+/**
+ * Greedy CTC decoding over the blank and the MRZ characters, each the sum of its look-alike classes
+ * (sameGlyphs): at each step a character is emitted when the MRZ characters together outweigh the blank
+ * and the most probable of them has at least 0.3 (OCR-B's `C` often had 0.40 blank against 0.36 `C` and
+ * 0.06 `c`, and was dropped); repeats are merged, blanks dropped. `classes[i]` holds the model class
+ * indices of MRZ_ALPHABET[i] (index 0 is the blank).
+ *
+ * @example
+ * // one step, 4 classes: blank 0.4, C 0.36, c 0.06, other 0.18
+ * decodeMrzSteps(Float32Array.of(0.4, 0.36, 0.06, 0.18), 4, classesOfC); // { text: 'C', ... }
+ */
+export function decodeMrzSteps(
+  p: Float32Array,
+  classCount: number,
+  classes: readonly (readonly number[])[],
+): RecognizedLine {
+  let text = '';
+  const confidences: number[] = [];
+  let previous = -1;
+  for (let row = 0; row + classCount <= p.length; row += classCount) {
+    let best = -1;
+    let bestP = 0;
+    let mass = 0;
+    classes.forEach((aliases, i) => {
+      let v = 0;
+      for (const c of aliases) v += p[row + c] ?? 0;
+      mass += v;
+      if (v > bestP) {
+        bestP = v;
+        best = i;
       }
-      previous = best;
+    });
+    if (!(mass > (p[row] ?? 0) && bestP >= MIN_STEP_CHARACTER)) best = -1;
+    if (best >= 0 && best !== previous) {
+      text += MRZ_ALPHABET[best] ?? '';
+      confidences.push(bestP);
     }
-    return { text, confidences };
+    previous = best;
   }
+  return { text, confidences };
 }
 
 /**

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it, mock } from 'node:test';
 import { loadOpenCv } from '../../../../src/engines/document/opencv-runtime.js';
-import { PaddleTextRecognizer, sameGlyphs } from '../../../../src/engines/document/paddle-text-recognizer.js';
+import {
+  decodeMrzSteps,
+  MRZ_ALPHABET,
+  PaddleTextRecognizer,
+  sameGlyphs,
+} from '../../../../src/engines/document/paddle-text-recognizer.js';
 import { QUALITY_CHECKS } from '../../../../src/engines/document/quality/page-quality.js';
 import { readDocument, type DocumentModels } from '../../../../src/engines/document/read-document.js';
 import { repairMrz } from '../../../../src/engines/document/mrz/repair-mrz.js';
@@ -44,6 +49,32 @@ describe('MRZ decoding of the recogniser', () => {
     assert.ok(sameGlyphs('X').includes('×'));
     assert.ok(sameGlyphs('<').includes('＜'));
     assert.deepEqual(sameGlyphs('7'), ['7', '７']);
+  });
+
+  it('emits a C that holds more than the blank only with its look-alikes, and keeps fillers apart', () => {
+    // Class i + 1 is MRZ_ALPHABET[i]; class 38 stands for ℃, counted as C.
+    const classCount = 39;
+    const classes = [...MRZ_ALPHABET].map((c, i) => (c === 'C' ? [i + 1, 38] : [i + 1]));
+    const at = (c: string) => MRZ_ALPHABET.indexOf(c) + 1;
+    const step = (probabilities: Record<number, number>) => {
+      const row = new Float32Array(classCount);
+      for (const [index, value] of Object.entries(probabilities)) row[Number(index)] = value;
+      return row;
+    };
+    const decode = (...rows: Float32Array[]) => {
+      const p = new Float32Array(rows.length * classCount);
+      rows.forEach((row, i) => p.set(row, i * classCount));
+      return decodeMrzSteps(p, classCount, classes).text;
+    };
+    // As on a rendered POCHN…: the blank is the single most probable class (0.40), the MRZ characters
+    // together hold more (0.60), C most of them → C, not dropped.
+    assert.equal(decode(step({ 0: 0.4, [at('C')]: 0.36, [at('0')]: 0.24 })), 'C');
+    // ℃ 0.32, blank 0.29, C 0.19, 0 0.2 → C, not 0.
+    assert.equal(decode(step({ 38: 0.32, 0: 0.29, [at('C')]: 0.19, [at('0')]: 0.2 })), 'C');
+    // A blank between two fillers keeps both; a step mostly blank emits nothing.
+    const filler = step({ [at('<')]: 0.9, 0: 0.1 });
+    const blank = step({ 0: 0.7, [at('<')]: 0.3 });
+    assert.equal(decode(filler, blank, filler, filler, blank, blank), '<<');
   });
 });
 
