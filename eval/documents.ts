@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- documents <dir> [--rendered N]`
+ * `npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb]`
  *
  * The document engine on labelled images: `<dir>/truth.json` (file, format, mrz lines or null for a
  * negative, checkDigitsValid) read with `readDocument` (read-document.ts) in this process, one image at a
@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { MrzInputError } from '../src/engines/document/mrz/mrz-input-error.js';
 import { repairMrz } from '../src/engines/document/mrz/repair-mrz.js';
 import { loadOpenCv } from '../src/engines/document/opencv-runtime.js';
+import { OcrbRecognizer } from '../src/engines/document/ocrb-recognizer.js';
 import { PaddleTextRecognizer } from '../src/engines/document/paddle-text-recognizer.js';
 import { QUALITY_CHECKS } from '../src/engines/document/quality/page-quality.js';
 import { readDocument, type DocumentModels } from '../src/engines/document/read-document.js';
@@ -131,6 +132,9 @@ async function evaluate(
   };
 }
 
+/** `--ocr`: PaddleOCR alone, our OCR-B recogniser first and PaddleOCR when it fails (the reader's default), or ours alone. */
+const OCR_MODES: readonly (string | undefined)[] = ['paddle', 'ocrb-first', 'ocrb'];
+
 function summary(results: readonly ImageResult[]) {
   const positives = results.filter((r) => !r.negative);
   const lines = positives.reduce((a, r) => a + r.lines, 0);
@@ -190,14 +194,19 @@ export async function evalDocuments(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { rendered: { type: 'string', default: '0' } },
+    options: { rendered: { type: 'string', default: '0' }, ocr: { type: 'string', default: 'ocrb-first' } },
   });
+  if (!OCR_MODES.includes(values.ocr)) throw new Error(`--ocr must be one of ${OCR_MODES.join(', ')}`);
   const dir = positionals[0];
-  if (!dir) throw new Error('usage: npm run eval -- documents <dir> [--rendered N]');
+  if (!dir) throw new Error('usage: npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb]');
   const truthFile: unknown = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8'));
   if (!Array.isArray(truthFile) || !truthFile.every(isTruthEntry)) throw new Error('truth.json: unexpected shape');
   const loadStarted = performance.now();
-  const models: DocumentModels = { cv: await loadOpenCv(), recognizer: await PaddleTextRecognizer.load() };
+  const models: DocumentModels = {
+    cv: await loadOpenCv(),
+    recognizer: await PaddleTextRecognizer.load(),
+    ...(values.ocr === 'paddle' ? {} : { ocrb: OcrbRecognizer.load(), ocrbOnly: values.ocr === 'ocrb' }),
+  };
   const loadMs = performance.now() - loadStarted;
 
   const photos: ImageResult[] = [];
@@ -232,6 +241,7 @@ export async function evalDocuments(argv: string[]): Promise<void> {
 
   const report = {
     generatedBy: `npm run eval -- documents ${argv.join(' ')}`,
+    ocr: values.ocr,
     modelLoadMs: Math.round(loadMs),
     photos: { summary: summary(photos), images: photos },
     rendered: rendered.length > 0 ? { summary: summary(rendered), images: rendered } : null,
@@ -253,7 +263,7 @@ export async function evalDocuments(argv: string[]): Promise<void> {
   const md = [
     '# Document engine evaluation',
     '',
-    `\`${report.generatedBy}\`; models loaded in ${report.modelLoadMs} ms.`,
+    `\`${report.generatedBy}\`; OCR ${report.ocr}; models loaded in ${report.modelLoadMs} ms.`,
     '',
     '## Photos',
     '',

@@ -21,6 +21,7 @@ import { evalFaceSize } from './face-size.js';
 import { evalFaces } from './faces.js';
 import { evalLiveness } from './liveness.js';
 import { evalLivenessAttacks } from './liveness-attacks.js';
+import { trainOcrb } from './train-ocrb.js';
 import { trainPad } from './train-pad.js';
 import { evalVoiceSpoof, trainVoiceSpoof } from './train-voice-spoof.js';
 import { evalVoiceActivity } from './voice-activity.js';
@@ -43,6 +44,7 @@ const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   'train-pad': trainPad,
   'calibrate-pad': calibratePad,
   documents: evalDocuments,
+  'train-ocrb': trainOcrb,
   'voice-spoof': evalVoiceSpoof,
   'train-voice-spoof': trainVoiceSpoof,
   'voice-activity': evalVoiceActivity,

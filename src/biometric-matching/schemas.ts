@@ -111,6 +111,52 @@ export const compareBody = <S extends TSchema, W extends TSchema>(sample: S, wor
 export const verifyBody = <S extends TSchema, W extends TSchema>(sample: S, workflow: W) =>
   Type.Object({ metadata: Type.Optional(Metadata), probe: sample, workflow: Type.Optional(workflow), id: EncounterId });
 
+/**
+ * How the OpenAPI summaries of the shared routes name the modality: a sample and samples (`one`, `many`), its
+ * raw form and raw forms (`raw`, `raws`), and the whole summary of `/export`.
+ */
+export interface ModalityWording {
+  readonly one: string;
+  readonly many: string;
+  readonly raw: string;
+  readonly raws: string;
+  readonly export: string;
+}
+
+/**
+ * The bodies and summaries of the routes face and voice matching share (`addMatchingRoutes`), built from the
+ * modality's sample, encounter and workflow.
+ *
+ * @example
+ * const RouteSchemas = matchingRouteSchemas(FaceSample, Encounter, Workflow, {
+ *   one: 'face', many: 'faces', raw: 'image', raws: 'images', export: 'Template of a face image',
+ * });
+ * RouteSchemas.summaries.compare; // '1:1 comparison of two faces (images or templates)'
+ */
+export const matchingRouteSchemas = <S extends TSchema, E extends TSchema, W extends TSchema>(
+  sample: S,
+  encounter: E,
+  workflow: W,
+  wording: ModalityWording,
+) => ({
+  bodies: {
+    add: addBody(encounter),
+    addBatch: addBatchBody(encounter),
+    identify: identifyBody(sample, workflow),
+    identifyPartial: identifyPartialBody(sample, workflow),
+    export: exportBody(sample, workflow),
+    compare: compareBody(sample, workflow),
+    verify: verifyBody(sample, workflow),
+  },
+  summaries: {
+    add: `Adds an encounter (${wording.raw} or template); the first add creates the cache`,
+    update: `Replaces an existing encounter's ${wording.one}`,
+    export: wording.export,
+    compare: `1:1 comparison of two ${wording.many} (${wording.raws} or templates)`,
+    verify: `1:1 comparison of a ${wording.one} with one encounter of the cache`,
+  },
+});
+
 const FmrScore = Type.Number({ minimum: 0, description: 'scoreFmr (-log10 FMR), not score' });
 
 export const FuseScoresBody = Type.Object({ scores: Type.Array(FmrScore, { minItems: 1, maxItems: 100 }) });

@@ -15,6 +15,7 @@ import { judgeMrzRead, type MrzRead } from './mrz-read.js';
 import { withMatsAsync } from './mat-scope.js';
 import type { OpenCv } from './opencv-runtime.js';
 import { orientBand } from './oriented-band.js';
+import { mrzLineLengths, type OcrbRecognizer } from './ocrb-recognizer.js';
 import type { PaddleTextRecognizer, RecognizedLine } from './paddle-text-recognizer.js';
 import { cropPage } from './page-crop.js';
 import {
@@ -33,6 +34,13 @@ export const PAGE_IMAGE_WIDTH = 1000;
 export interface DocumentModels {
   readonly cv: OpenCv;
   readonly recognizer: PaddleTextRecognizer;
+  /**
+   * Our OCR-B recogniser (ocrb-recognizer.ts), read first: a band it reads with every check digit valid
+   * and every character sure is not read by PaddleOCR. Without it, PaddleOCR reads every band.
+   */
+  readonly ocrb?: OcrbRecognizer;
+  /** Evaluation only: the OCR-B recogniser's read stands even when it fails (no PaddleOCR). */
+  readonly ocrbOnly?: boolean;
 }
 
 /** The page found around the MRZ. */
@@ -251,6 +259,11 @@ async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Pro
   };
   const [asLocated, turned] = directions;
   if (!asLocated || !turned) return null;
+  if (models.ocrb) {
+    const ocrb = readBandOcrb(models.ocrb, located, directions);
+    if (ocrb?.read?.complete && Math.min(...ocrb.read.confidences.flat()) >= OCRB_MIN_CHARACTER) return ocrb;
+    if (models.ocrbOnly) return ocrb;
+  }
   let order = [asLocated, turned];
   const first = meanOf((await lineRead(asLocated, 0)).confidences);
   if (first < DIRECTION_DOUBT && meanOf((await lineRead(turned, 0)).confidences) > first) order = [turned, asLocated];
@@ -268,3 +281,26 @@ async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Pro
 
 const meanOf = (values: readonly number[]) =>
   values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+
+/**
+ * Least probability of every character of an OCR-B read accepted without PaddleOCR: valid check digits
+ * leave names and nationality unchecked, so a read with a doubtful character goes to PaddleOCR as well.
+ */
+const OCRB_MIN_CHARACTER = 0.5;
+
+/** The band read by the OCR-B recogniser in both directions (cheap), the better read; null when neither reads. */
+function readBandOcrb(
+  ocrb: OcrbRecognizer,
+  located: MrzBand,
+  directions: readonly { band: MrzBand; lineImages: GrayImage[] }[],
+): FoundBand | null {
+  let best: FoundBand | null = null;
+  for (const direction of directions) {
+    const lengths = mrzLineLengths(direction.lineImages.length);
+    const read = judgeMrzRead(direction.lineImages.map((image) => ocrb.recognize(image, lengths)));
+    if (read.plausible && (!best?.read || read.score > best.read.score))
+      best = { located, band: direction.band, lineImages: direction.lineImages, read };
+    if (best?.read?.complete) break;
+  }
+  return best;
+}

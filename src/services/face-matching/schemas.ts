@@ -1,14 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  addBatchBody,
-  addBody,
-  compareBody,
-  EncounterId,
-  exportBody,
-  identifyBody,
-  identifyPartialBody,
-  verifyBody,
-} from '../../biometric-matching/schemas.js';
+import { EncounterId, matchingRouteSchemas } from '../../biometric-matching/schemas.js';
 import { errorResponses } from '../../server/schemas/coded-error.js';
 import { Base64 } from '../../server/schemas/encrypted-request.js';
 
@@ -43,14 +34,16 @@ export const Workflow = Type.Object(
 );
 export type Workflow = Static<typeof Workflow>;
 
-export const AddBody = addBody(Encounter);
-export const AddBatchBody = addBatchBody(Encounter);
-export const IdentifyBody = identifyBody(FaceSample, Workflow);
-export const IdentifyPartialBody = identifyPartialBody(FaceSample, Workflow);
-export const ExportBody = exportBody(FaceSample, Workflow);
+/** The bodies and summaries of the routes shared with the other matching service. */
+export const RouteSchemas = matchingRouteSchemas(FaceSample, Encounter, Workflow, {
+  one: 'face',
+  many: 'faces',
+  raw: 'image',
+  raws: 'images',
+  export: 'Template of a face image (F500 unless the workflow says otherwise)',
+});
+export const ExportBody = RouteSchemas.bodies.export;
 export type ExportBody = Static<typeof ExportBody>;
-export const CompareBody = compareBody(FaceSample, Workflow);
-export const VerifyBody = verifyBody(FaceSample, Workflow);
 
 export const AlgorithmExportResponse = {
   200: Type.Object({

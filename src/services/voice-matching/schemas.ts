@@ -1,14 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  addBatchBody,
-  addBody,
-  compareBody,
-  EncounterId,
-  exportBody,
-  identifyBody,
-  identifyPartialBody,
-  verifyBody,
-} from '../../biometric-matching/schemas.js';
+import { EncounterId, matchingRouteSchemas } from '../../biometric-matching/schemas.js';
 import { Base64 } from '../../server/schemas/encrypted-request.js';
 
 export const VoiceSample = Type.Object(
@@ -66,11 +57,13 @@ export const Workflow = Type.Object(
 );
 export type Workflow = Static<typeof Workflow>;
 
-export const AddBody = addBody(Encounter);
-export const AddBatchBody = addBatchBody(Encounter);
-export const IdentifyBody = identifyBody(VoiceSamples, Workflow);
-export const IdentifyPartialBody = identifyPartialBody(VoiceSamples, Workflow);
-export const ExportBody = exportBody(VoiceSamples, Workflow);
+/** The bodies and summaries of the routes shared with the other matching service. */
+export const RouteSchemas = matchingRouteSchemas(VoiceSamples, Encounter, Workflow, {
+  one: 'voice',
+  many: 'voices',
+  raw: 'voice samples',
+  raws: 'voice samples',
+  export: 'Template of voice samples (V600 unless the workflow says otherwise), sealed',
+});
+export const ExportBody = RouteSchemas.bodies.export;
 export type ExportBody = Static<typeof ExportBody>;
-export const CompareBody = compareBody(VoiceSamples, Workflow);
-export const VerifyBody = verifyBody(VoiceSamples, Workflow);
