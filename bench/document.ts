@@ -6,13 +6,14 @@
  * `readDocument` in this process, one at a time after a warm-up, with the engine's own per-stage clock:
  * wall time, and the process's CPU time (every thread: onnxruntime's and sharp's too), which is the cost
  * on one core and changes far less than wall time when other work shares the machine. Run alone:
- * `tsx bench/document.ts [--rounds N]`; `npm run bench` runs it too. Writes reports/bench-document.{md,json}.
+ * `tsx bench/document.ts [--rounds N] [--paddle-only]`; `npm run bench` runs it too. Writes reports/bench-document.{md,json}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadOpenCv } from '../src/engines/document/opencv-runtime.js';
+import { OcrbRecognizer } from '../src/engines/document/ocrb-recognizer.js';
 import { PaddleTextRecognizer } from '../src/engines/document/paddle-text-recognizer.js';
 import { readDocument, type DocumentStageTimes } from '../src/engines/document/read-document.js';
 import { median } from '../src/lib/median.js';
@@ -75,9 +76,14 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-export async function benchDocument(rounds = 5): Promise<DocumentBenchResult> {
+/** `ocrb`: our OCR-B recogniser first, as the server reads (false: PaddleOCR alone, for comparison). */
+export async function benchDocument(rounds = 5, ocrb = true): Promise<DocumentBenchResult> {
   const loadBefore = loadavg()[0] ?? NaN;
-  const models = { cv: await loadOpenCv(), recognizer: await PaddleTextRecognizer.load() };
+  const models = {
+    cv: await loadOpenCv(),
+    recognizer: await PaddleTextRecognizer.load(),
+    ...(ocrb ? { ocrb: OcrbRecognizer.load() } : {}),
+  };
   const rows: DocumentBenchRow[] = [];
   for (const [kind, goalMs, images] of [
     ['autocapture frame', 150, FRAMES],
@@ -171,8 +177,13 @@ export function writeDocumentBenchReport(result: DocumentBenchResult, command: s
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
-  const result = await benchDocument(Number(values.rounds));
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '5' }, 'paddle-only': { type: 'boolean', default: false } },
+  });
+  const result = await benchDocument(Number(values.rounds), !values['paddle-only']);
   process.stdout.write(documentBenchTable(result));
-  writeDocumentBenchReport(result, `tsx bench/document.ts --rounds ${values.rounds}`);
+  writeDocumentBenchReport(
+    result,
+    `tsx bench/document.ts --rounds ${values.rounds}${values['paddle-only'] ? ' --paddle-only' : ''}`,
+  );
 }

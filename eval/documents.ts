@@ -132,7 +132,7 @@ async function evaluate(
   };
 }
 
-/** `--ocr`: PaddleOCR alone, our OCR-B recogniser first and PaddleOCR when it fails (the reader's default), or ours alone. */
+/** `--ocr`: PaddleOCR alone, our OCR-B recogniser first and PaddleOCR when it fails (the default), or ours alone. */
 const OCR_MODES: readonly (string | undefined)[] = ['paddle', 'ocrb-first', 'ocrb'];
 
 function summary(results: readonly ImageResult[]) {

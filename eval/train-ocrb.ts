@@ -271,10 +271,14 @@ export async function trainOcrb(argv: string[]): Promise<void> {
     if (samples.length === 0) missed++;
     (page % 6 === 5 ? heldOut : trainSet).push(...samples);
   }
-  console.log(`${pages} pages (${missed} without a whole band): ${trainSet.length} cells to train, ${heldOut.length} held out`);
+  console.log(
+    `${pages} pages (${missed} without a whole band): ${trainSet.length} cells to train, ${heldOut.length} held out`,
+  );
   const net = train(trainSet, hidden, epochs, random);
   const result = accuracy(net, heldOut);
-  console.log(`held-out cell accuracy ${(100 * result.accuracy).toFixed(2)} %; top confusions: ${result.confusions.join(', ')}`);
+  console.log(
+    `held-out cell accuracy ${(100 * result.accuracy).toFixed(2)} %; top confusions: ${result.confusions.join(', ')}`,
+  );
   const model = {
     provenance:
       `npm run eval -- train-ocrb --pages ${pages} --seed ${values.seed} --hidden ${hidden} --epochs ${epochs}: ` +

@@ -50,7 +50,7 @@ export async function trainVoice(argv: string[]): Promise<void> {
       command: `npm run eval -- train-voice ${dir}`,
       date: new Date().toISOString().slice(0, 10),
       notes: [
-        'V600: LDA on utterance statistics of every utterance and its halves, thirds and quarters (within-speaker variation from one utterance per speaker).',
+        `V600: LDA on utterance statistics of every utterance and its halves, thirds and quarters (within-speaker variation from one utterance per speaker), within-speaker scatter shrunk by ${SPEAKER_TRAINING.ldaShrinkage} of its mean diagonal.`,
         `V900: ${SPEAKER_TRAINING.ubmComponents}-component diagonal UBM by EM with splitting, on every k-th CMVN-normalised MFCC+Δ frame (${SPEAKER_TRAINING.ubmFrames} frames).`,
         'Not trained on the Free Spoken Digit Dataset (the dev/eval set).',
       ],

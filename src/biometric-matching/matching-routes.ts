@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { customerScopeOf } from '../server/access/customer-scope.js';
 import { compareSamples, verifySample } from './comparison.js';
@@ -21,6 +21,7 @@ import {
   ConfirmResponse,
   DeleteBody,
   EmptyResponse,
+  ExportResponse,
   IdentifyResponse,
   IdListResponse,
   IdResponse,
@@ -33,49 +34,104 @@ const TEXT = 'text/plain; charset=utf-8';
 /** A TypeBox schema whose validated value is a `T`: what the route handlers may rely on. */
 export type SchemaOf<T> = TSchema & { readonly static: T };
 
+/** What a route answers with 200, from its response schema. */
+type Ok<R extends { readonly 200: TSchema }> = Static<R[200]>;
+
 /**
- * The modality's request bodies (built in its schemas.ts with the builders of ./schemas.ts from its sample,
- * encounter and workflow): each must validate to what the shared domain function of its route takes, which
- * the compiler checks where a service passes them.
+ * The request and reply types of a route whose body schema is the modality's: the TypeBox type provider
+ * cannot resolve the static type of a schema whose type is generic (it defers to `unknown`), so these
+ * routes name it, the type that `MatchingBodies` holds each body schema to.
  */
-export interface MatchingBodies<S extends BiometricSample, W> {
-  readonly add: SchemaOf<{ readonly encounter: EncounterOf<S> }>;
-  readonly addBatch: SchemaOf<ReadonlyArray<EncounterOf<S>>>;
-  readonly identify: SchemaOf<IdentifyRequest<S, W>>;
-  readonly identifyPartial: SchemaOf<IdentifyRequest<S, W> & { readonly idList: readonly string[] }>;
-  readonly compare: SchemaOf<{ readonly probe: S; readonly gallery: S; readonly workflow?: W | undefined }>;
-  readonly verify: SchemaOf<{ readonly probe: S; readonly id: string; readonly workflow?: W | undefined }>;
+interface CacheRoute<Body, Reply> {
+  Params: CacheParams;
+  Body: Body;
+  Reply: Reply;
 }
 
-/** The OpenAPI summaries that name the modality (the other routes' summaries are the same for every one). */
-export interface MatchingSummaries {
-  readonly add: string;
-  readonly update: string;
-  readonly compare: string;
-  readonly verify: string;
+/** The add and update body: the encounter (and metadata, unused). */
+export interface AddRequest<S extends BiometricSample> {
+  readonly encounter: EncounterOf<S>;
 }
+
+/** The identifyPartial body: the identify body and the ids to search. */
+export type IdentifyPartialRequest<S, W> = IdentifyRequest<S, W> & { readonly idList: readonly string[] };
+
+/** The export body: the sample and the workflow. */
+export interface ExportRequest<S, W> {
+  readonly encounter: S;
+  readonly workflow?: W | undefined;
+}
+
+/** The compare body: two samples and the workflow. */
+export interface CompareRequest<S, W> {
+  readonly probe: S;
+  readonly gallery: S;
+  readonly workflow?: W | undefined;
+}
+
+/** The verify body: the probe and the id of the encounter to compare it with. */
+export interface VerifyRequest<S, W> {
+  readonly probe: S;
+  readonly id: string;
+  readonly workflow?: W | undefined;
+}
+
+/**
+ * The modality's request bodies (built in its schemas.ts with the builders of ./schemas.ts from its sample,
+ * encounter and workflow): each must validate to the request type of its route, which the compiler checks
+ * where a service passes them, so the handlers here can take the body as that type.
+ */
+export interface MatchingBodies<S extends BiometricSample, W> {
+  readonly add: SchemaOf<AddRequest<S>>;
+  readonly addBatch: SchemaOf<ReadonlyArray<EncounterOf<S>>>;
+  readonly identify: SchemaOf<IdentifyRequest<S, W>>;
+  readonly identifyPartial: SchemaOf<IdentifyPartialRequest<S, W>>;
+  readonly export: SchemaOf<ExportRequest<S, W>>;
+  readonly compare: SchemaOf<CompareRequest<S, W>>;
+  readonly verify: SchemaOf<VerifyRequest<S, W>>;
+}
+
+/**
+ * The route schemas of a modality (`matchingRouteSchemas` of ./schemas.ts): its bodies, and the OpenAPI
+ * summaries that name it (the other routes' summaries are the same for every modality).
+ */
+export interface MatchingRouteSchemas<S extends BiometricSample, W> {
+  readonly bodies: MatchingBodies<S, W>;
+  readonly summaries: {
+    readonly add: string;
+    readonly update: string;
+    readonly export: string;
+    readonly compare: string;
+    readonly verify: string;
+  };
+}
+
+/** `/export`: the modality's template of a raw sample, sealed, base64. */
+export type TemplateExport<A extends string, S extends BiometricSample, W> = (
+  matching: MatchingContext<A, S, W>,
+  body: ExportRequest<S, W>,
+) => Promise<string>;
 
 /**
  * Registers the routes face and voice matching share (Doc 3 A and B: maxEncounters, encounterList, add,
- * addBatch, update, delete, drop, identify, identifyPartial, fuseScores, compare, verify) on a service's
- * scope, each with its schema and one call into the shared domain modules, in the caller's customer scope.
- * The service adds its own routes (export, and face's exportAlgorithmTemplate and fuseScoresForIdentification).
+ * addBatch, update, delete, drop, identify, identifyPartial, export, fuseScores, compare, verify) on a
+ * service's scope, each with the modality's schema and one call into the shared domain modules (export: the
+ * modality's `exportTemplate`), in the caller's customer scope. The service adds its own routes (version, and
+ * face's exportAlgorithmTemplate and fuseScoresForIdentification).
  *
  * @example
- * addMatchingRoutes(app, faceMatchingContext(deps), {
- *   bodies: { add: AddBody, addBatch: AddBatchBody, identify: IdentifyBody, identifyPartial: IdentifyPartialBody,
- *     compare: CompareBody, verify: VerifyBody },
- *   summaries: { add: 'Adds an encounter ...', update: '...', compare: '...', verify: '...' },
- * });
+ * const RouteSchemas = matchingRouteSchemas(FaceSample, Encounter, Workflow, wording);
+ * addMatchingRoutes(app, faceMatchingContext(deps), RouteSchemas, exportFaceTemplate);
  * // POST /face-matching/add/staff {"encounter":{"id":"alice","VISIBLE_FRONTAL":"..."}} -> {"id":"alice"}
  */
 export function addMatchingRoutes<A extends string, S extends BiometricSample, W>(
   app: FastifyInstance,
   matching: MatchingContext<A, S, W>,
-  options: { readonly bodies: MatchingBodies<S, W>; readonly summaries: MatchingSummaries },
+  schemas: MatchingRouteSchemas<S, W>,
+  exportTemplate: TemplateExport<A, S, W>,
 ): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { bodies, summaries } = options;
+  const { bodies, summaries } = schemas;
 
   scope.get(
     '/maxEncounters/:cacheName',
@@ -89,13 +145,13 @@ export function addMatchingRoutes<A extends string, S extends BiometricSample, W
     (request) => encounterIds(matching, customerScopeOf(request), request.params.cacheName),
   );
 
-  scope.post(
+  scope.post<CacheRoute<AddRequest<S>, Ok<typeof IdResponse>>>(
     '/add/:cacheName',
     { schema: { summary: summaries.add, params: CacheParams, body: bodies.add, response: IdResponse } },
     (request) => addEncounter(matching, customerScopeOf(request), request.params.cacheName, request.body.encounter),
   );
 
-  scope.post(
+  scope.post<CacheRoute<ReadonlyArray<EncounterOf<S>>, Ok<typeof IdListResponse>>>(
     '/addBatch/:cacheName',
     {
       schema: {
@@ -108,7 +164,7 @@ export function addMatchingRoutes<A extends string, S extends BiometricSample, W
     (request) => addEncounters(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 
-  scope.post(
+  scope.post<CacheRoute<AddRequest<S>, Ok<typeof EmptyResponse>>>(
     '/update/:cacheName',
     { schema: { summary: summaries.update, params: CacheParams, body: bodies.add, response: EmptyResponse } },
     async (request, reply) => {
@@ -138,7 +194,7 @@ export function addMatchingRoutes<A extends string, S extends BiometricSample, W
     async (request) => ({ confirm: await dropCache(matching, customerScopeOf(request), request.params.cacheName) }),
   );
 
-  scope.post(
+  scope.post<CacheRoute<IdentifyRequest<S, W>, Ok<typeof IdentifyResponse>>>(
     '/identify/:cacheName',
     {
       schema: {
@@ -151,7 +207,7 @@ export function addMatchingRoutes<A extends string, S extends BiometricSample, W
     (request) => identifyInCache(matching, customerScopeOf(request), request.params.cacheName, request.body),
   );
 
-  scope.post(
+  scope.post<CacheRoute<IdentifyPartialRequest<S, W>, Ok<typeof IdentifyResponse>>>(
     '/identifyPartial/:cacheName',
     {
       schema: {
@@ -165,15 +221,21 @@ export function addMatchingRoutes<A extends string, S extends BiometricSample, W
       identifyInCache(matching, customerScopeOf(request), request.params.cacheName, request.body, request.body.idList),
   );
 
+  scope.post<{ Body: ExportRequest<S, W>; Reply: Ok<typeof ExportResponse> }>(
+    '/export',
+    { schema: { summary: summaries.export, body: bodies.export, response: ExportResponse } },
+    async (request) => ({ export: await exportTemplate(matching, request.body) }),
+  );
+
   addFuseScoresRoute(app);
 
-  scope.post(
+  scope.post<{ Body: CompareRequest<S, W>; Reply: Ok<typeof ScoreResponse> }>(
     '/compare',
     { schema: { summary: summaries.compare, body: bodies.compare, response: ScoreResponse } },
     (request) => compareSamples(matching, request.body),
   );
 
-  scope.post(
+  scope.post<CacheRoute<VerifyRequest<S, W>, Ok<typeof ScoreResponse>>>(
     '/verify/:cacheName',
     { schema: { summary: summaries.verify, params: CacheParams, body: bodies.verify, response: ScoreResponse } },
     (request) => verifySample(matching, customerScopeOf(request), request.params.cacheName, request.body),

@@ -1,9 +1,10 @@
 /**
- * Piscina worker of the document engine: loads OpenCV and the text recogniser once (at the first task)
+ * Piscina worker of the document engine: loads OpenCV and the text recognisers once (at the first task)
  * and reads one document image at a time on this thread, so the server's event loop never waits on the
  * WebAssembly image processing, which is synchronous.
  */
 import { ImageDecodeError } from '../face/image-decoding.js';
+import { OcrbRecognizer } from './ocrb-recognizer.js';
 import { loadOpenCv } from './opencv-runtime.js';
 import { PaddleTextRecognizer } from './paddle-text-recognizer.js';
 import { readDocument, type DocumentModels, type DocumentReading } from './read-document.js';
@@ -22,7 +23,8 @@ let models: Promise<DocumentModels> | undefined;
 
 async function loadModels(): Promise<DocumentModels> {
   const [cv, recognizer] = await Promise.all([loadOpenCv(), PaddleTextRecognizer.load()]);
-  return { cv, recognizer };
+  // Our OCR-B recogniser reads first; PaddleOCR only the bands it cannot read valid (read-document.ts).
+  return { cv, recognizer, ocrb: OcrbRecognizer.load() };
 }
 
 /** Loads the models; the engine's warm-up. */

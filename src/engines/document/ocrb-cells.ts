@@ -14,7 +14,7 @@ export interface LineCells {
   readonly bottom: number;
   /** Per cell, CELL_WIDTH × CELL_HEIGHT values in [0, 1], 1 = ink. */
   readonly cells: readonly Float32Array[];
-  /** Sum of the column ink profile on the cell boundaries per boundary, over the ink of a column at most: 0 = clean gaps. */
+  /** Ink crossed by the cell boundaries, per boundary, as a share of the text height: 0 = clean gaps. */
   readonly boundaryInk: number;
 }
 

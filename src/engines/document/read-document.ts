@@ -11,6 +11,8 @@ import {
   type MrzBand,
 } from './mrz-band-locator.js';
 import { mrzLineImages } from './mrz-line-images.js';
+import { MrzInputError } from './mrz/mrz-input-error.js';
+import { repairMrz } from './mrz/repair-mrz.js';
 import { judgeMrzRead, type MrzRead } from './mrz-read.js';
 import { withMatsAsync } from './mat-scope.js';
 import type { OpenCv } from './opencv-runtime.js';
@@ -259,9 +261,10 @@ async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Pro
   };
   const [asLocated, turned] = directions;
   if (!asLocated || !turned) return null;
+  let ocrb: FoundBand | null = null;
   if (models.ocrb) {
-    const ocrb = readBandOcrb(models.ocrb, located, directions);
-    if (ocrb?.read?.complete && Math.min(...ocrb.read.confidences.flat()) >= OCRB_MIN_CHARACTER) return ocrb;
+    ocrb = readBandOcrb(models.ocrb, located, directions);
+    if (ocrb?.read && acceptOcrb(ocrb.read)) return ocrb;
     if (models.ocrbOnly) return ocrb;
   }
   let order = [asLocated, turned];
@@ -276,17 +279,35 @@ async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Pro
       best = { located, band: direction.band, lineImages: direction.lineImages, read };
     if (best?.read?.complete) break;
   }
+  // Neither read valid (a document printed with wrong check digits, or a hard photo): PaddleOCR decides
+  // whether the band is an MRZ, then the read with more valid check digits (then more confident) stands;
+  // on clean OCR-B ours reads more lines exactly (docs/documents.md). Neither can be valid, so this
+  // choice makes no false valid.
+  if (best?.read && !best.read.complete && ocrb?.read && ocrb.read.score >= best.read.score) return ocrb;
   return best;
 }
 
 const meanOf = (values: readonly number[]) =>
   values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 
-/**
- * Least probability of every character of an OCR-B read accepted without PaddleOCR: valid check digits
- * leave names and nationality unchecked, so a read with a doubtful character goes to PaddleOCR as well.
- */
+/** Least probability of every character of an OCR-B read accepted without PaddleOCR. */
 const OCRB_MIN_CHARACTER = 0.5;
+
+/**
+ * An OCR-B read stands alone only when every check digit holds, every character is sure, and it parses
+ * fully valid: check digits leave names and nationality unchecked, and on a 275 px-wide passport our
+ * recogniser read `ERIKSS0N<<4NNA` with every check digit valid (a digit in a name is invalid; PaddleOCR
+ * then read it right).
+ */
+function acceptOcrb(read: MrzRead): boolean {
+  if (!read.complete || Math.min(...read.confidences.flat()) < OCRB_MIN_CHARACTER) return false;
+  try {
+    return repairMrz(read.lines).valid;
+  } catch (error) {
+    if (error instanceof MrzInputError) return false;
+    throw error;
+  }
+}
 
 /** The band read by the OCR-B recogniser in both directions (cheap), the better read; null when neither reads. */
 function readBandOcrb(

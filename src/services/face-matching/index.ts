@@ -2,61 +2,24 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { addFuseScoresForIdentificationRoute } from '../../biometric-matching/fusion-routes.js';
 import { addMatchingRoutes } from '../../biometric-matching/matching-routes.js';
-import { ExportResponse } from '../../biometric-matching/schemas.js';
 import type { ServiceDefinition, ServiceDependencies } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { FACE_MATCHING, faceMatchingContext } from './matching-context.js';
-import {
-  AddBatchBody,
-  AddBody,
-  AlgorithmExportResponse,
-  CompareBody,
-  ExportBody,
-  IdentifyBody,
-  IdentifyPartialBody,
-  VerifyBody,
-} from './schemas.js';
+import { AlgorithmExportResponse, ExportBody, RouteSchemas } from './schemas.js';
 import { exportAlgorithmTemplates, exportFaceTemplate } from './template-export.js';
 
 /**
- * The routes: the cache, 1:N, 1:1 and fuseScores routes face and voice matching share
- * (src/biometric-matching/matching-routes.ts) with face matching's bodies and summaries, then face matching's
- * own: its template exports and fuseScoresForIdentification.
+ * The routes: those face and voice matching share (src/biometric-matching/matching-routes.ts: caches, 1:N,
+ * export, fuseScores, 1:1) with face matching's bodies and template export, then face matching's own
+ * (exportAlgorithmTemplate, fuseScoresForIdentification); every call on a cache acts in the caller's customer
+ * scope.
  */
 function faceMatchingRoutes(app: FastifyInstance, deps: ServiceDependencies): void {
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
   const matching = faceMatchingContext(deps);
 
   addVersionRoute(app, FACE_MATCHING);
-
-  addMatchingRoutes(app, matching, {
-    bodies: {
-      add: AddBody,
-      addBatch: AddBatchBody,
-      identify: IdentifyBody,
-      identifyPartial: IdentifyPartialBody,
-      compare: CompareBody,
-      verify: VerifyBody,
-    },
-    summaries: {
-      add: 'Adds an encounter (image or template); the first add creates the cache',
-      update: "Replaces an existing encounter's face",
-      compare: '1:1 comparison of two faces (images or templates)',
-      verify: '1:1 comparison of a face with one encounter of the cache',
-    },
-  });
-
-  scope.post(
-    '/export',
-    {
-      schema: {
-        summary: 'Template of a face image (F500 unless the workflow says otherwise)',
-        body: ExportBody,
-        response: ExportResponse,
-      },
-    },
-    async (request) => ({ export: await exportFaceTemplate(matching, request.body) }),
-  );
+  addMatchingRoutes(app, matching, RouteSchemas, exportFaceTemplate);
 
   scope.post(
     '/exportAlgorithmTemplate',

@@ -34,17 +34,6 @@ export const Workflow = Type.Object(
 );
 export type Workflow = Static<typeof Workflow>;
 
-/** The bodies and summaries of the routes shared with the other matching service. */
-export const RouteSchemas = matchingRouteSchemas(FaceSample, Encounter, Workflow, {
-  one: 'face',
-  many: 'faces',
-  raw: 'image',
-  raws: 'images',
-  export: 'Template of a face image (F500 unless the workflow says otherwise)',
-});
-export const ExportBody = RouteSchemas.bodies.export;
-export type ExportBody = Static<typeof ExportBody>;
-
 export const AlgorithmExportResponse = {
   200: Type.Object({
     export: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
@@ -53,3 +42,10 @@ export const AlgorithmExportResponse = {
   }),
   ...errorResponses,
 };
+
+/** How the summaries of the routes shared with the other matching service (RouteSchemas) name the sample. */
+const exportSummary = 'Template of a face image (F500 unless the workflow says otherwise)';
+const wording = { one: 'face', many: 'faces', raw: 'image', raws: 'images', export: exportSummary };
+export const RouteSchemas = matchingRouteSchemas(FaceSample, Encounter, Workflow, wording);
+export const ExportBody = RouteSchemas.bodies.export;
+export type ExportBody = Static<typeof ExportBody>;

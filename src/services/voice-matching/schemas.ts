@@ -57,13 +57,9 @@ export const Workflow = Type.Object(
 );
 export type Workflow = Static<typeof Workflow>;
 
-/** The bodies and summaries of the routes shared with the other matching service. */
-export const RouteSchemas = matchingRouteSchemas(VoiceSamples, Encounter, Workflow, {
-  one: 'voice',
-  many: 'voices',
-  raw: 'voice samples',
-  raws: 'voice samples',
-  export: 'Template of voice samples (V600 unless the workflow says otherwise), sealed',
-});
+/** How the summaries of the routes shared with the other matching service (RouteSchemas) name the sample. */
+const exportSummary = 'Template of voice samples (V600 unless the workflow says otherwise), sealed';
+const wording = { one: 'voice', many: 'voices', raw: 'voice samples', raws: 'voice samples', export: exportSummary };
+export const RouteSchemas = matchingRouteSchemas(VoiceSamples, Encounter, Workflow, wording);
 export const ExportBody = RouteSchemas.bodies.export;
 export type ExportBody = Static<typeof ExportBody>;
