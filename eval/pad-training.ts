@@ -6,7 +6,7 @@
  * documented features can be read, checked and retrained in a second. Only eval/train-pad.ts (and the
  * unit tests) use it; the server never trains.
  */
-import { sigmoid } from '../src/engines/liveness/pad-classifier.js';
+import { sigmoid } from '../src/lib/sigmoid.js';
 import { solveSymmetricPositiveDefinite } from '../src/lib/linear-solve.js';
 
 export interface LogisticFit {

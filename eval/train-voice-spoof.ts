@@ -20,12 +20,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectSpeech } from '../src/engines/voice/voice-activity.js';
-import {
-  sigmoid,
-  spoofLogit,
-  VOICE_SPOOF_MODEL_KIND,
-  type CueRange,
-} from '../src/engines/voice/voice-spoof-classifier.js';
+import { sigmoid } from '../src/lib/sigmoid.js';
+import { spoofLogit, VOICE_SPOOF_MODEL_KIND, type CueRange } from '../src/engines/voice/voice-spoof-classifier.js';
 import {
   VOICE_SPOOF_CUE_NAMES,
   VOICE_SPOOF_FEATURE_NAMES,

@@ -4,6 +4,7 @@
  * eval/train-pad.ts) is not part of the server.
  */
 import { isFiniteNumber, isFiniteNumberArray, isRecord, isUnknownArray } from '../../lib/json-guards.js';
+import { sigmoid } from '../../lib/sigmoid.js';
 import { PAD_FEATURE_NAMES, PAD_FEATURE_VERSION } from './pad-features.js';
 import modelJson from './pad-model.json' with { type: 'json' };
 
@@ -67,16 +68,6 @@ export function scoreWith(
   for (let j = 0; j < features.length; j++)
     z += (weights[j] ?? 0) * (((features[j] ?? 0) - (mean[j] ?? 0)) / (std[j] ?? 0));
   return sigmoid(z);
-}
-
-/**
- * The logistic function 1 / (1 + e^−z), written so that neither branch overflows.
- *
- * @example
- * sigmoid(0); // 0.5
- */
-export function sigmoid(z: number): number {
-  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
 let loaded: PadModel | undefined;

@@ -3,7 +3,8 @@
  * shipped classifier (voice-spoof-classifier.ts).
  */
 import type { SpeechActivity } from './voice-activity.js';
-import { loadVoiceSpoofModel, sigmoid, spoofLogit, type VoiceSpoofModel } from './voice-spoof-classifier.js';
+import { sigmoid } from '../../lib/sigmoid.js';
+import { loadVoiceSpoofModel, spoofLogit, type VoiceSpoofModel } from './voice-spoof-classifier.js';
 import { voiceSpoofFeatures } from './voice-spoof-features.js';
 
 export interface VoiceSpoofResult {
