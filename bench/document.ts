@@ -6,7 +6,8 @@
  * `readDocument` in this process, one at a time after a warm-up, with the engine's own per-stage clock:
  * wall time, and the process's CPU time (every thread: onnxruntime's and sharp's too), which is the cost
  * on one core and changes far less than wall time when other work shares the machine. Run alone:
- * `tsx bench/document.ts [--rounds N] [--paddle-only]`; `npm run bench` runs it too. Writes reports/bench-document.{md,json}.
+ * `tsx bench/document.ts [--rounds N] [--paddle-only]` (`--paddle-only`: without our OCR-B recogniser, for
+ * comparison); `npm run bench` runs it too. Writes reports/bench-document.{md,json}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

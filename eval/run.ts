@@ -9,7 +9,8 @@
  * eval/train-pad.ts), `calibrate-pad` (compares the PAD models and calibrates the ONNX one: eval/calibrate-pad.ts),
  * `voice-spoof` / `train-voice-spoof` (voice spoof detection leave-one-attack-out; the second also writes the
  * model: eval/train-voice-spoof.ts), `documents` (MRZ location, reading and repair on document photos:
- * eval/documents.ts), `voice-activity` (the voice activity detector's speech length against labels.csv's
+ * eval/documents.ts), `train-ocrb` (trains the MRZ's OCR-B cell classifier, no data folder: eval/train-ocrb.ts),
+ * `voice-activity` (the voice activity detector's speech length against labels.csv's
  * speech_s: eval/voice-activity.ts), `train-voice` (trains the speaker templates' model: eval/train-voice.ts),
  * `voice-verification` (speaker verification per algorithm and sample type, writes the voice calibration tables:
  * eval/voice-verification.ts), `voice` (voice-activity, voice-verification and voice-spoof on one voice folder).

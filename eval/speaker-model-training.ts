@@ -42,7 +42,7 @@ export const SPEAKER_TRAINING = {
   ubmFrames: 40_000,
   emIterationsPerSplit: 5,
   relevance: 16,
-  statisticsWeight: 0.5,
+  statisticsWeight: 0.75,
 } as const;
 
 export type SpeakerTrainingOptions = {

@@ -136,4 +136,35 @@ describe('the OCR-B recogniser in readDocument', () => {
       recognize.mock.restore();
     }
   });
+
+  it('sends a read whose check digits hold but whose name has digits to PaddleOCR', async () => {
+    // Our recogniser read ERIKSS0N<<4NNA on a 275 px-wide passport: every check digit valid, names unchecked.
+    const misread = [TD3[0]?.replace('ERIKSSON<<ANNA', 'ERIKSS0N<<4NNA') ?? '', TD3[1] ?? ''];
+    const ocrb = OcrbRecognizer.load();
+    let call = 0;
+    const ocrbRead = mock.method(ocrb, 'recognize', () => ({
+      text: misread[call++ % 2] ?? '',
+      confidences: new Array<number>(44).fill(0.9),
+    }));
+    const recognize = mock.method(models.recognizer, 'recognize');
+    try {
+      const reading = await readDocument({ ...models, ocrb }, await photographPage('TD3', TD3, {}));
+      assert.ok(ocrbRead.mock.callCount() >= 2);
+      assert.ok(recognize.mock.callCount() >= 2);
+      assert.deepEqual(repairMrz(reading.mrz?.lines ?? []).lines, TD3);
+    } finally {
+      recognize.mock.restore();
+    }
+  });
+
+  it('keeps its exact read of a document printed with a wrong check digit, which stays invalid', async () => {
+    const printed = [
+      TD3[0] ?? '',
+      `${(TD3[1] ?? '').slice(0, 9)}${(Number((TD3[1] ?? '')[9]) + 1) % 10}${(TD3[1] ?? '').slice(10)}`,
+    ];
+    const reading = await readDocument(models, await photographPage('TD3', printed, { rotate: 3, blur: 0.5 }));
+    assert.deepEqual(reading.mrz?.lines, printed);
+    assert.equal(reading.mrz?.complete, false);
+    assert.equal(repairMrz(reading.mrz?.lines ?? []).valid, false);
+  });
 });
