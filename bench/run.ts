@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only server|matching|face|compare|document
+ * `npm run bench [-- --seconds N --connections C --rounds R --requests N --only
+ *   server|matching|face|compare|document|voice
  *   --detector tfjs|onnx]`
  * `npm run bench -- soak [--minutes M]`
  *
@@ -18,6 +19,9 @@
  * 5. Document: document-engine CPU and wall time per 1280×720 autocapture frame and per validation page, per
  *    stage, against issue 17's goals (bench/document.ts); writes reports/bench-document.{md,json}.
  *
+ * 6. Voice: voice-engine CPU and wall time per stage of a 5 s sample (bench/voice.ts); writes
+ *    reports/bench-voice.{md,json}.
+ *
  * All run by default; `--only` picks one.
  *
  * `soak` instead runs the server for `--minutes` (default 10) at saturation with a mix of face
@@ -35,6 +39,7 @@ import { benchDocument, documentBenchTable, writeDocumentBenchReport } from './d
 import { benchFace, faceBenchTable, writeFaceBenchReport } from './face.js';
 import { benchMatching, formatMatchingTable, writeMatchingReport } from './matching.js';
 import { benchSoak, soakTable, writeSoakReport } from './soak.js';
+import { benchVoice, voiceBenchTable, writeVoiceBenchReport } from './voice.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -52,7 +57,7 @@ const mode = positionals[0];
 if (mode !== undefined && (mode !== 'soak' || positionals.length > 1))
   throw new Error(`the only mode is 'soak' (got '${positionals.join(' ')}')`);
 const only = values.only;
-const SECTIONS = ['server', 'matching', 'face', 'compare', 'document'];
+const SECTIONS = ['server', 'matching', 'face', 'compare', 'document', 'voice'];
 if (only !== undefined && !SECTIONS.includes(only))
   throw new Error(`--only takes one of ${SECTIONS.join(', ')} (got '${only}')`);
 const seconds = Number(values.seconds);
@@ -203,6 +208,11 @@ async function main(): Promise<void> {
     const result = await benchDocument();
     process.stdout.write(`\n${documentBenchTable(result)}`);
     writeDocumentBenchReport(result, only === 'document' ? 'npm run bench -- --only document' : 'npm run bench');
+  }
+  if (only === undefined || only === 'voice') {
+    const result = await benchVoice();
+    process.stdout.write(`\n${voiceBenchTable(result)}\n`);
+    writeVoiceBenchReport(result);
   }
 }
 
