@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
-import type { DeviceSignals } from '../../src/engines/device/device-signals.js';
+import type { DeviceSignals } from '../../src/lib/device-signals.js';
 import { DeviceSignalsBody } from '../../src/services/onboarding/device-schemas.js';
 
 /**

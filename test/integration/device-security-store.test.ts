@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomSecret, sha256Hex } from '../../src/crypto/secret-hash.js';
-import type { DeviceSignals } from '../../src/engines/device/device-signals.js';
+import type { DeviceSignals } from '../../src/lib/device-signals.js';
 import type { IpFacts } from '../../src/engines/device/ip-intelligence.js';
 import { ApiError } from '../../src/server/errors/api-error.js';
 import { checkAuthenticationDevice, checkEnrollmentDevice } from '../../src/services/onboarding/device-check.js';

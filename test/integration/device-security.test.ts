@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generateDeviceKey, type DeviceKey } from '../../src/client/device-key.js';
 import { openSessionData } from '../../src/client/session-data.js';
-import type { DeviceSignals } from '../../src/engines/device/device-signals.js';
+import type { DeviceSignals } from '../../src/lib/device-signals.js';
 import { parseDevicePolicy } from '../../src/engines/device/device-policy.js';
 import { sha256Hex } from '../../src/crypto/secret-hash.js';
 import { onboardingService } from '../../src/services/onboarding/index.js';

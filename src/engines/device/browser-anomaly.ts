@@ -1,4 +1,4 @@
-import type { DeviceSignals } from './device-signals.js';
+import type { DeviceSignals } from '../../lib/device-signals.js';
 import { parseUserAgent, type UserAgentClaims } from './user-agent.js';
 
 /** One inconsistency or automation trace found in a device's signals. */

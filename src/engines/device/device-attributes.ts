@@ -1,5 +1,5 @@
 import type { AnomalyScore } from './browser-anomaly.js';
-import type { DeviceSignals } from './device-signals.js';
+import type { DeviceSignals } from '../../lib/device-signals.js';
 import type { IpFacts } from './ip-intelligence.js';
 
 /** Who answers the attributes and assertions (Doc 1 `provider`, `serviceOffering`). */

@@ -1,5 +1,5 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { DeviceSignals as EngineSignals } from '../../engines/device/device-signals.js';
+import type { DeviceSignals as EngineSignals } from '../../lib/device-signals.js';
 import { isStoredText, STORED_TEXT_FORMAT, StoredText } from '../../server/schemas/stored-text.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomSecret, sha256Hex } from '../../crypto/secret-hash.js';
-import type { DeviceSignals } from '../../engines/device/device-signals.js';
+import type { DeviceSignals } from '../../lib/device-signals.js';
 import { normalizeIp } from '../../engines/device/ip-address.js';
 import type { DeviceContext } from './device-context.js';
 

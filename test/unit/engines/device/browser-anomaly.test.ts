@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { scoreBrowserSignals, zoneOffsetMinutes } from '../../../../src/engines/device/browser-anomaly.js';
-import type { DeviceSignals } from '../../../../src/engines/device/device-signals.js';
+import type { DeviceSignals } from '../../../../src/lib/device-signals.js';
 import { ORDINARY, RECORDED_SETS, recordedSignals } from '../../../helpers/device-signals.js';
 
 const codes = (signals: DeviceSignals) => scoreBrowserSignals(signals).findings.map((f) => f.code);
