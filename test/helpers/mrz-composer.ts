@@ -27,6 +27,21 @@ export interface MrzTruth {
   readonly optionalData2: string;
 }
 
+/** ICAO 9303's specimen passport holder (Anna Maria Eriksson of Utopia), the truth the document tests render. */
+export const SPECIMEN_TRUTH: MrzTruth = {
+  documentCode: 'P',
+  issuingState: 'UTO',
+  surname: 'ERIKSSON',
+  givenNames: 'ANNA MARIA',
+  documentNumber: 'L898902C3',
+  nationality: 'UTO',
+  dateOfBirth: '740812',
+  sex: 'F',
+  dateOfExpiry: '320415',
+  optionalData1: 'ZE184226B',
+  optionalData2: '',
+};
+
 function value(c: string): number {
   if (c === '<') return 0;
   if (/[0-9]/.test(c)) return Number(c);

@@ -8,21 +8,9 @@ import { usageCountersRepository } from '../../src/store/usage-counters.js';
 import { currentPeriod, testApp, testSeal } from '../helpers/app.js';
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
 import { assertCodedError, httpPost } from '../helpers/http.js';
-import { composeMrz } from '../helpers/mrz-composer.js';
+import { composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
-const MRZ = composeMrz('TD3', {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-});
+const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 const URL = '/document-autocapture';
 
 let engine: DocumentEngine;

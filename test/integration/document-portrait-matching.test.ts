@@ -19,24 +19,10 @@ import { testApp } from '../helpers/app.js';
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
 import { closeTestFaceEngine, photoFrame, portrait, testFaceEngine, type Person } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
-import { composeMrz, type MrzTruth } from '../helpers/mrz-composer.js';
+import { composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
 /** scorePercent 50 = FMR 10^-3 on the dev-set calibration (F500): the threshold face-matching.test.ts uses. */
 const THRESHOLD_PERCENT = 50;
-
-const TRUTH: MrzTruth = {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-};
 
 let engine: DocumentEngine;
 let store: Store;
@@ -47,7 +33,7 @@ let app: FastifyInstance;
  * 8 px/mm) on a page centred on a canvas 1.3 × 1.4 its size (document-render.ts), so at (150 + 40, 141 + 64).
  */
 async function passportOf(person: Person): Promise<Buffer> {
-  const photo = await photographPage('TD3', composeMrz('TD3', TRUTH), { quality: 95 });
+  const photo = await photographPage('TD3', composeMrz('TD3', SPECIMEN_TRUTH), { quality: 95 });
   const face = await sharp(await portrait(person, { margin: 0.25 }))
     .resize({ width: 208, height: 256, fit: 'cover' })
     .toBuffer();

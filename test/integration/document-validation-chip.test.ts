@@ -19,22 +19,9 @@ import {
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
 import { closeTestFaceEngine, portrait, testFaceEngine } from '../helpers/faces.js';
 import { httpGet, httpPost } from '../helpers/http.js';
-import { composeMrz, type MrzTruth } from '../helpers/mrz-composer.js';
+import { composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
-const TRUTH: MrzTruth = {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-};
-const MRZ = composeMrz('TD3', TRUTH);
+const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 const URL = '/document-validation/validate';
 
 let engine: DocumentEngine;
@@ -108,7 +95,7 @@ describe('document validation: chip passive authentication through HTTP', () => 
   });
 
   it('fails a chip whose DG1 is another document than the page, field by field', async () => {
-    const other = composeMrz('TD3', { ...TRUTH, surname: 'ERIKSEN', documentNumber: 'X12345678' });
+    const other = composeMrz('TD3', { ...SPECIMEN_TRUTH, surname: 'ERIKSEN', documentNumber: 'X12345678' });
     const answer = body(await validate(chipJson(trusted, other)));
     assert.equal(answer.security.rfid.passiveAuthentication, 'FAIL');
     assert.equal(answer.security.overall, 'FAIL');

@@ -10,22 +10,9 @@ import { currentPeriod, testApp } from '../helpers/app.js';
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
 import { closeTestFaceEngine, portrait, testFaceEngine } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
-import { checkDigitOf, composeMrz, type MrzTruth } from '../helpers/mrz-composer.js';
+import { checkDigitOf, composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
-const TRUTH: MrzTruth = {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-};
-const MRZ = composeMrz('TD3', TRUTH);
+const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 const URL = '/document-validation/validate';
 
 let engine: DocumentEngine;
@@ -126,7 +113,7 @@ describe('document validation (Doc 3 C) through HTTP', () => {
   });
 
   it('flags a page whose printed check digits are wrong as a security failure, not repaired into validity', async () => {
-    const right = Number(checkDigitOf(TRUTH.dateOfBirth));
+    const right = Number(checkDigitOf(SPECIMEN_TRUTH.dateOfBirth));
     const wrongDigit = String((right + 5) % 10);
     const [line1 = '', line2 = ''] = MRZ;
     const tampered = [line1, `${line2.slice(0, 19)}${wrongDigit}${line2.slice(20)}`];

@@ -13,21 +13,9 @@ import { MRZ_ALPHABET, PaddleTextRecognizer } from '../../../../src/engines/docu
 import { readDocument, type DocumentModels } from '../../../../src/engines/document/read-document.js';
 import { repairMrz } from '../../../../src/engines/document/mrz/repair-mrz.js';
 import { photographPage, requireOcrBFont } from '../../../helpers/document-render.js';
-import { composeMrz } from '../../../helpers/mrz-composer.js';
+import { composeMrz, SPECIMEN_TRUTH } from '../../../helpers/mrz-composer.js';
 
-const TD3 = composeMrz('TD3', {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-});
+const TD3 = composeMrz('TD3', SPECIMEN_TRUTH);
 
 /** A 48 px line of `count` glyph-like blocks at a known pitch and offset, white paper, dark ink. */
 function blockLine(count: number, pitch: number, offset: number) {

@@ -16,27 +16,13 @@ import {
   type PhotoOptions,
   type RenderedLayout,
 } from '../../../helpers/document-render.js';
-import { composeMrz, type MrzTruth } from '../../../helpers/mrz-composer.js';
-
-const TRUTH: MrzTruth = {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-};
+import { composeMrz, type MrzTruth, SPECIMEN_TRUTH } from '../../../helpers/mrz-composer.js';
 
 let models: DocumentModels;
 
 /** Renders, photographs and reads a page; the MRZ it was rendered with comes back for comparison. */
 async function readRendered(layout: RenderedLayout, options: PhotoOptions, truth: Partial<MrzTruth> = {}) {
-  const mrz = composeMrz(layout, { ...TRUTH, documentCode: layout === 'TD1' ? 'I' : 'P', ...truth });
+  const mrz = composeMrz(layout, { ...SPECIMEN_TRUTH, documentCode: layout === 'TD1' ? 'I' : 'P', ...truth });
   const reading = await readDocument(models, await photographPage(layout, mrz, options));
   return { mrz, reading };
 }

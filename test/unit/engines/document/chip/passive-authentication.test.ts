@@ -23,22 +23,9 @@ import {
   type SodOptions,
   type TestPki,
 } from '../../../../helpers/chip-pki.js';
-import { composeMrz, type MrzTruth } from '../../../../helpers/mrz-composer.js';
+import { composeMrz, SPECIMEN_TRUTH } from '../../../../helpers/mrz-composer.js';
 
-const TRUTH: MrzTruth = {
-  documentCode: 'P',
-  issuingState: 'UTO',
-  surname: 'ERIKSSON',
-  givenNames: 'ANNA MARIA',
-  documentNumber: 'L898902C3',
-  nationality: 'UTO',
-  dateOfBirth: '740812',
-  sex: 'F',
-  dateOfExpiry: '320415',
-  optionalData1: 'ZE184226B',
-  optionalData2: '',
-};
-const MRZ = composeMrz('TD3', TRUTH);
+const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 const JPEG = await sharp({ create: { width: 48, height: 60, channels: 3, background: '#a08070' } })
   .jpeg()
   .toBuffer();
@@ -153,7 +140,7 @@ describe('passive authentication (test PKI: CSCA -> DS -> EF.SOD over DG1, DG2)'
     const result = passiveAuthentication(files, trusting(pki), NOW);
     assert.equal(result.status, 'INCORRECT_DS_CERTIFICATE');
     assert.deepEqual(result.findings, ['CHIP_ISSUING_STATE_COUNTRY_MISMATCH']);
-    const french = chip({ country: 'FR' }, {}, composeMrz('TD3', { ...TRUTH, issuingState: 'FRA' }));
+    const french = chip({ country: 'FR' }, {}, composeMrz('TD3', { ...SPECIMEN_TRUTH, issuingState: 'FRA' }));
     assert.equal(passiveAuthentication(french.files, trusting(french.pki), NOW).status, 'PASS');
   });
 
@@ -181,7 +168,7 @@ describe('passive authentication (test PKI: CSCA -> DS -> EF.SOD over DG1, DG2)'
     assert.deepEqual(Buffer.from(portrait.image), JPEG);
     assert.equal(portrait.width, 48);
     assert.deepEqual(compareMrzFields(parseMrz(lines), parseMrz(MRZ)), []);
-    const other = composeMrz('TD3', { ...TRUTH, surname: 'ERIKSEN', dateOfBirth: '740813' });
+    const other = composeMrz('TD3', { ...SPECIMEN_TRUTH, surname: 'ERIKSEN', dateOfBirth: '740813' });
     assert.deepEqual(compareMrzFields(parseMrz(lines), parseMrz(other)), ['surname', 'dateOfBirth']);
   });
 
