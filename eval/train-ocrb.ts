@@ -25,21 +25,10 @@ import { CELL_HEIGHT, CELL_WIDTH, segmentLine } from '../src/engines/document/oc
 import { loadOpenCv, type OpenCv } from '../src/engines/document/opencv-runtime.js';
 import { orientBand } from '../src/engines/document/oriented-band.js';
 import { MRZ_ALPHABET } from '../src/engines/document/paddle-text-recognizer.js';
+import { seededRandom } from '../src/lib/seeded-random.js';
 import { OCR_B_FONT_FILE, photographPage, type RenderedLayout } from '../test/helpers/document-render.js';
 
 const MODEL_FILE = 'src/engines/document/ocrb-model.json';
-
-/** Mulberry32: a seeded generator, so a training run can be repeated. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
@@ -261,7 +250,7 @@ export async function trainOcrb(argv: string[]): Promise<void> {
   const pages = Number(values.pages);
   const hidden = Number(values.hidden);
   const epochs = Number(values.epochs);
-  const random = rng(Number(values.seed));
+  const random = seededRandom(Number(values.seed));
   const cv = await loadOpenCv();
   const trainSet: Sample[] = [];
   const heldOut: Sample[] = [];
