@@ -12,8 +12,9 @@
  *  - STATIC_PHRASE, `<dir>/dev/fsdd` (Free Spoken Digit Dataset, 6 speakers × 10 digits × 30 repetitions),
  *    with the shipped model (never trained on FSDD): a phrase = the ten digits of one repetition in order;
  *    genuine = same speaker, other repetition; impostor = other speaker (any repetition). Also single digits:
- *    same digit, same/other speaker (a digit with less speech than the service's template minimum is counted
- *    as refused, not scored).
+ *    same digit, same/other speaker. A digit with less speech than the service's template minimum is refused
+ *    by the service, so a pair with a refused side counts as a non-match (ISO/IEC 19795-1 FRR/FAR: a false
+ *    non-match when genuine, a correct rejection when impostor), as a user meets it.
  * Per algorithm and sample type: EER and FNMR at FMR 10^-2. Also the time of the templates of a 5 s sample on
  * one thread (median over `--timing-runs`), and of decoding + VAD for comparison.
  * Writes reports/voice-verification.{md,json} and (unless --no-calibration) the calibration tables
@@ -149,8 +150,14 @@ function concatenate(parts: readonly Float32Array[]): Float32Array {
   return out;
 }
 
-/** Scores of every pair of items, genuine when `sameSpeaker`, skipped unless `comparable`. */
-function pairScores<T extends { readonly speaker: string; readonly vectors: Vectors }>(
+/** The score a pair gets when the service refused one side: below every cosine, so never a match. */
+const REFUSED_SCORE = -2;
+
+/**
+ * Scores of every pair of items, genuine when `sameSpeaker`, skipped unless `comparable`; a pair with a side the
+ * service refused (`vectors` undefined) scores {@link REFUSED_SCORE}.
+ */
+function pairScores<T extends { readonly speaker: string; readonly vectors: Vectors | undefined }>(
   items: readonly T[],
   comparable: (a: T, b: T) => boolean,
 ): Record<VoiceAlgorithmName, Scores> {
@@ -161,7 +168,10 @@ function pairScores<T extends { readonly speaker: string; readonly vectors: Vect
       const b = items[j];
       if (a === undefined || b === undefined || !comparable(a, b)) continue;
       for (const algorithm of VOICE_ALGORITHM_NAMES) {
-        const s = dot(vectorOf(a.vectors, algorithm), vectorOf(b.vectors, algorithm));
+        const s =
+          a.vectors === undefined || b.vectors === undefined
+            ? REFUSED_SCORE
+            : dot(vectorOf(a.vectors, algorithm), vectorOf(b.vectors, algorithm));
         (a.speaker === b.speaker ? scores[algorithm].genuine : scores[algorithm].impostor).push(s);
       }
     }
@@ -222,15 +232,14 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     }
   }
   const phraseScores = pairScores(phrases, () => true);
-  const digits: { speaker: string; digit: number; vectors: Vectors }[] = [];
+  const digits: { speaker: string; digit: number; vectors: Vectors | undefined }[] = [];
   let refusedDigits = 0;
   for (const file of fsdd) {
     const { speech, speechSeconds } = await speechOf(file.samples);
-    if (speechSeconds < MIN_TEMPLATE_SPEECH_SECONDS) {
-      refusedDigits++;
-      continue;
-    }
-    digits.push({ speaker: file.speaker, digit: file.digit, vectors: speakerVectors(speech, VOICE_ALGORITHM_NAMES) });
+    const refused = speechSeconds < MIN_TEMPLATE_SPEECH_SECONDS;
+    if (refused) refusedDigits++;
+    const vectors = refused ? undefined : speakerVectors(speech, VOICE_ALGORITHM_NAMES);
+    digits.push({ speaker: file.speaker, digit: file.digit, vectors });
   }
   const digitScores = pairScores(digits, (a, b) => a.digit === b.digit);
 
@@ -240,7 +249,8 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     ['STATIC_PHRASE', `FSDD 10-digit phrases (${phrases.length}, ${fsddSpeakers.length} speakers)`, phraseScores],
     [
       'STATIC_PHRASE',
-      `FSDD single digits (${digits.length}; ${refusedDigits} refused: < ${MIN_TEMPLATE_SPEECH_SECONDS} s speech)`,
+      `FSDD single digits (${digits.length}; ${refusedDigits} refused, < ${MIN_TEMPLATE_SPEECH_SECONDS} s speech, ` +
+        'counted as non-matches)',
       digitScores,
     ],
   ];
