@@ -7,19 +7,26 @@
  *  - `festival`: festival's text2wave with the kal and ked diphone voices and the slt HTS voice;
  *  - `replay`: bona fide speech played through a simulated loudspeaker (high-pass roll-off, band limit,
  *    resonance) into a simulated room (reverb), with mains hum and re-recording noise, all by sox;
- *  - `tts-replay`: synthetic speech of any of the three engines replayed the same way.
+ *  - `tts-replay`: synthetic speech of any of the three engines replayed the same way;
+ *  - `vocoded` (training only, never an evaluated kind): each bona fide item resynthesised by one of the
+ *    vocoders of eval/voice-vocoding.ts (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim),
+ *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share.
  * Every item belongs to one of three folds: bona fide by speaker (LibriSpeech speakers dealt round-robin,
  * FSDD's six speakers two per fold), replays by the fold of their bona fide source, TTS by text and voice.
  * The server never uses this; eval/train-voice-spoof.ts does.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../src/lib/seeded-random.js';
+import { VOCODERS, vocode } from './voice-vocoding.js';
 
 export const ATTACK_KINDS = ['espeak', 'flite', 'festival', 'replay', 'tts-replay'] as const;
 export type AttackKind = (typeof ATTACK_KINDS)[number];
-export type CorpusKind = 'bonafide' | AttackKind;
+/** Attack classes made here for training only: in every fold's training set, never held out or scored. */
+export const TRAINING_ONLY_KINDS = ['vocoded'] as const;
+export type TrainingOnlyKind = (typeof TRAINING_ONLY_KINDS)[number];
+export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
 
 export interface CorpusItem {
@@ -223,7 +230,7 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   const { voiceDir, cacheDir } = options;
   const log = options.log ?? (() => undefined);
   const scratch = join(cacheDir, 'scratch');
-  for (const dir of ['bonafide', ...ATTACK_KINDS, 'scratch', 'raw'])
+  for (const dir of ['bonafide', ...ATTACK_KINDS, ...TRAINING_ONLY_KINDS, 'scratch', 'raw'])
     mkdirSync(join(cacheDir, dir), { recursive: true });
   const items: CorpusItem[] = [];
 
@@ -364,6 +371,17 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
     if (!existsSync(path)) recipe = replay(item.path, path, seededRandom(20_000 + i), scratch);
     items.push({ kind: 'tts-replay', source: `${item.kind}:${item.source}`, fold: item.fold, path, recipe });
   }
+  // Vocoded bona fide (training only): each bona fide item once, the vocoder dealt round-robin.
+  for (const [i, item] of bonafide.entries()) {
+    const vocoder = VOCODERS[i % VOCODERS.length] ?? 'lpc-pulse';
+    const path = join(cacheDir, 'vocoded', `${i}-${vocoder}.wav`);
+    if (!existsSync(path)) {
+      const partial = `${path}.part.wav`;
+      writeFileSync(partial, wavBytes(vocode(readCorpusWav(item.path), vocoder, 30_000 + i), 16_000));
+      renameSync(partial, path);
+    }
+    items.push({ kind: 'vocoded', source: item.source, fold: item.fold, path, recipe: `${vocoder} of ${item.path}` });
+  }
   log(`all: ${items.length}`);
   return items;
 }
@@ -400,4 +418,34 @@ export function readCorpusWav(path: string): Float32Array {
     offset += 8 + size + (size % 2);
   }
   throw new Error(`${path} has no data chunk`);
+}
+
+/**
+ * Mono 16-bit PCM WAV bytes of samples in [-1, 1] (beyond it: clipped to full scale, as a recorder would).
+ *
+ * @example
+ * writeFileSync('out.wav', wavBytes(samples, 16_000));
+ */
+export function wavBytes(samples: Float32Array, rate: number): Uint8Array {
+  const bytes = new Uint8Array(44 + 2 * samples.length);
+  const view = new DataView(bytes.buffer);
+  const ascii = (offset: number, text: string): void => {
+    for (let i = 0; i < text.length; i++) bytes[offset + i] = text.charCodeAt(i);
+  };
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + 2 * samples.length, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, 2 * samples.length, true);
+  for (let i = 0; i < samples.length; i++)
+    view.setInt16(44 + 2 * i, Math.max(-32768, Math.min(32767, Math.round((samples[i] ?? 0) * 32768))), true);
+  return bytes;
 }

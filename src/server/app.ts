@@ -5,6 +5,7 @@ import { templateSealer } from '../crypto/template-sealing.js';
 import { FaceEngine } from '../engines/face/face-engine.js';
 import { DocumentEngine } from '../engines/document/document-engine.js';
 import { VoiceEngine } from '../engines/voice/voice-engine.js';
+import { checkVoiceModels } from '../engines/voice/voice-models.js';
 import type { EnvelopePurpose } from '../lib/envelope-purpose.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { openStore, type Store } from '../store/database.js';
@@ -140,6 +141,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     // The voice services' pool, likewise started on the first voice sample and closed with the app.
     let ownVoiceEngine: VoiceEngine | undefined;
+    // Its model files are checked now: a malformed one stops the server here, not each voice request with a 500.
+    if (options.voiceEngine === undefined && services.some((service) => service.name.startsWith('voice-')))
+      checkVoiceModels();
     const voiceEngine = () =>
       options.voiceEngine ?? (ownVoiceEngine ??= VoiceEngine.start({ workers: config.voiceWorkers }));
     app.addHook('onClose', async () => {

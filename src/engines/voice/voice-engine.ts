@@ -5,10 +5,13 @@ import type { VoiceAlgorithmName } from './voice-algorithms.js';
 import type { VoiceLivenessOutput } from './voice-liveness-analysis.js';
 import type { VoiceMeasurement, VoiceOutcome, VoiceTask, VoiceTaskKind, VoiceTaskMap } from './voice-tasks.js';
 import type { VoiceTemplateOutput } from './voice-templating.js';
+import { checkVoiceModels, type VoiceModelFile } from './voice-models.js';
 
 export interface VoiceEngineConfig {
   /** Worker threads, each with its own voice models (the VAD session is ~10 MB). Default 1. */
   readonly workers: number;
+  /** The model files checked before the pool starts (default: the shipped ones; tests pass broken ones). */
+  readonly models?: readonly VoiceModelFile[];
 }
 
 const WORKER_FILE = engineWorkerFile('./voice-worker', import.meta.url);
@@ -26,7 +29,14 @@ const WORKER_FILE = engineWorkerFile('./voice-worker', import.meta.url);
 export class VoiceEngine {
   private constructor(private readonly pool: Piscina<VoiceTask, VoiceOutcome>) {}
 
+  /**
+   * Checks the model files, then starts the worker threads (each loads the models again at warm-up or at its
+   * first task).
+   *
+   * @throws {VoiceModelError} when a model file is malformed or outdated; no thread is started then
+   */
   static start(config: Partial<VoiceEngineConfig> = {}): VoiceEngine {
+    checkVoiceModels(config.models);
     return new VoiceEngine(startEnginePool<VoiceTask, VoiceOutcome>(WORKER_FILE, config.workers ?? 1));
   }
 

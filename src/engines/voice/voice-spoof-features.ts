@@ -8,6 +8,7 @@ import { powerSpectrogram } from './features/power-spectrum.js';
 import { bandLimitCues } from './spoof-cues/band-limit.js';
 import { pauseNoise } from './spoof-cues/breath-noise.js';
 import { frameLevelsDb } from './spoof-cues/frame-levels.js';
+import { harmonicity } from './spoof-cues/harmonicity.js';
 import { longTermSpectrum } from './spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from './spoof-cues/low-frequency-rolloff.js';
 import { mainsHum } from './spoof-cues/mains-hum.js';
@@ -18,7 +19,7 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/3';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/4';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -48,6 +49,8 @@ export const VOICE_SPOOF_CUE_NAMES = [
   'periodicity.pitchSpread',
   'pauseNoise.pauseLevel',
   'pauseNoise.floor',
+  'harmonicity.highBand',
+  'harmonicity.pitchCurvature',
 ] as const;
 export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
@@ -99,6 +102,7 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
   const flatness = spectralFlatness(spectrum, select);
   const speech = speechFrames > 0 ? speechSamples(samples, activity) : samples;
   const periodic = periodicity(speech);
+  const harmonic = harmonicity(speech);
   const pauses = pauseNoise(levels, (f) => isSpeechFrame[f] === 1);
   const cues: Record<VoiceSpoofCueName, number> = {
     'bandLimit.high4to7': band.high4to7,
@@ -115,6 +119,8 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'periodicity.pitchSpread': periodic.pitchSpread,
     'pauseNoise.pauseLevel': pauses.pauseLevel,
     'pauseNoise.floor': pauses.floor,
+    'harmonicity.highBand': harmonic.highBand,
+    'harmonicity.pitchCurvature': harmonic.pitchCurvature,
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
   cepstralMeans(

@@ -4,6 +4,7 @@
  * never waits on them.
  */
 import { loadVoiceActivityModel } from './voice-activity.js';
+import { checkVoiceModels } from './voice-models.js';
 import { sampleLiveness } from './voice-liveness-analysis.js';
 import { analyzeSample, measurementOf, type AnalyzedSample } from './voice-sample-analysis.js';
 import { VoiceSampleError } from './voice-sample-error.js';
@@ -34,8 +35,9 @@ async function runTask<K extends VoiceTaskKind>(
   return handler(sample, measurementOf(sample), input);
 }
 
-/** Loads the voice models; the engine's warm-up. */
+/** Loads the voice models (VAD session, spoof and speaker models); the engine's warm-up. */
 export async function warm(): Promise<void> {
+  checkVoiceModels();
   await loadVoiceActivityModel();
 }
 

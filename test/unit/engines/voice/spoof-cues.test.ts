@@ -5,6 +5,7 @@ import { powerSpectrogram } from '../../../../src/engines/voice/features/power-s
 import { bandLimitCues } from '../../../../src/engines/voice/spoof-cues/band-limit.js';
 import { pauseNoise } from '../../../../src/engines/voice/spoof-cues/breath-noise.js';
 import { frameLevelsDb } from '../../../../src/engines/voice/spoof-cues/frame-levels.js';
+import { harmonicity } from '../../../../src/engines/voice/spoof-cues/harmonicity.js';
 import { longTermSpectrum } from '../../../../src/engines/voice/spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from '../../../../src/engines/voice/spoof-cues/low-frequency-rolloff.js';
 import { mainsHum } from '../../../../src/engines/voice/spoof-cues/mains-hum.js';
@@ -153,4 +154,39 @@ test('pause noise: digital silence between bursts reads far lower than a breathy
   const b = mask(breathy);
   assert.ok(a.pauseLevel < b.pauseLevel - 20, `${a.pauseLevel} vs ${b.pauseLevel}`);
   assert.ok(b.pauseLevel < -20 && b.pauseLevel > -50, `breathy ${b.pauseLevel}`);
+});
+
+/** A tone of harmonics of an F0 contour (Hz per sample) up to `topHz`, plus `noise` white noise. */
+function harmonicTone(f0: (i: number) => number, topHz: number, noise: number, seconds = 2): Float32Array {
+  const random = seededRandom(11);
+  const out = new Float32Array(seconds * RATE);
+  let phase = 0;
+  for (let i = 0; i < out.length; i++) {
+    const hz = f0(i);
+    phase += hz / RATE;
+    let sum = 0;
+    for (let k = 1; k * hz < topHz; k++) sum += Math.cos(2 * Math.PI * k * phase) / k ** 0.5;
+    out[i] = 0.02 * sum + noise * (2 * random() - 1);
+  }
+  return out;
+}
+
+/** Adds white noise band-passed to 4-7 kHz by sox. */
+async function withHighBandNoise(samples: Float32Array, seed: number): Promise<Float32Array> {
+  const noise = await soxEffects(whiteNoise(samples.length / RATE, -25, seed), ['sinc', '4000-7000']);
+  return Float32Array.from(samples, (v, i) => v + (noise[i] ?? 0));
+}
+
+test('harmonicity: a pulse-excited high band is periodic, a noise-filled one is not; a gliding F0 has no curvature, a wobbling one has', async () => {
+  const steady = (): number => 120;
+  const buzzy = harmonicity(harmonicTone(steady, 7000, 0));
+  const breathy = harmonicity(await withHighBandNoise(harmonicTone(steady, 4000, 0), 4));
+  assert.ok(buzzy.highBand > 0.8, `pulse-excited high band ${buzzy.highBand}`);
+  assert.ok(breathy.highBand < 0.3, `noise high band ${breathy.highBand}`);
+  const glide = harmonicity(harmonicTone((i) => 100 + (60 * i) / (2 * RATE), 4000, 0));
+  const random = seededRandom(5);
+  const wobble: number[] = Array.from({ length: 101 }, () => 120 * 2 ** (0.05 * (2 * random() - 1)));
+  const wobbly = harmonicity(harmonicTone((i) => wobble[Math.floor(i / 320)] ?? 120, 4000, 0));
+  assert.ok(glide.pitchCurvature < 0.005, `glide curvature ${glide.pitchCurvature}`);
+  assert.ok(wobbly.pitchCurvature > 0.02, `wobble curvature ${wobbly.pitchCurvature}`);
 });

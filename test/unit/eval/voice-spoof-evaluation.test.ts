@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeSample } from '../../../src/engines/voice/voice-sample-analysis.js';
+import { testing } from '../../../eval/train-voice-spoof.js';
+import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
+import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
+
+const { errorsAt, equalErrorRate } = testing;
+
+/** A held-out score of fold `fold`; NaN = refused by the service's gates. */
+function scored(kind: CorpusKind, fold: number, pLive: number) {
+  return { row: { item: { kind, fold, source: 's', path: 'p', recipe: 'r' }, features: [] }, pLive };
+}
+
+test('errorsAt: a bona fide sample the gates refuse is a rejection, a refused attack is not accepted', () => {
+  // Three folds with the same scored bona fide (thresholds from the other folds: the 0.5 one at a 0 target).
+  const rows = [0, 1, 2].flatMap((fold) => [
+    scored('bonafide', fold, 0.5),
+    scored('bonafide', fold, 0.9),
+    scored('bonafide', fold, Number.NaN),
+    scored('espeak', fold, 0.95),
+    scored('espeak', fold, Number.NaN),
+  ]);
+  const counts = errorsAt(rows, 0);
+  assert.deepEqual(counts, {
+    attacks: 6,
+    accepted: 3,
+    attacksRefused: 3,
+    bonafide: 9,
+    rejected: 3,
+    bonafideRefused: 3,
+  });
+});
+
+test('equalErrorRate: refused samples sit below every threshold', () => {
+  const rows = [scored('bonafide', 0, 0.9), scored('bonafide', 0, Number.NaN), scored('flite', 0, Number.NaN)];
+  // Threshold 0.9: the refused bona fide is rejected (1 of 2), the refused attack not accepted.
+  assert.equal(equalErrorRate(rows), 0.5);
+});
+
+test('asBrowserRecording: a corpus file arrives as a 48 kHz recording, cut by the engine resampler above 7.36 kHz', async () => {
+  const seconds = 1;
+  const tone = (hz: number) =>
+    Float32Array.from({ length: 16_000 * seconds }, (_, i) => 0.3 * Math.sin((2 * Math.PI * hz * i) / 16_000));
+  const level = (x: Float32Array) => Math.sqrt(x.slice(2000, -2000).reduce((s, v) => s + v * v, 0) / (x.length - 4000));
+  const low = await analyzeSample(asBrowserRecording(tone(1000), 48_000));
+  const high = await analyzeSample(asBrowserRecording(tone(7800), 48_000));
+  assert.equal(low.audio.sourceSampleRate, 48_000);
+  assert.ok(Math.abs(level(low.audio.samples) - 0.3 / Math.SQRT2) < 0.01);
+  assert.ok(level(high.audio.samples) < 0.3e-3, `7.8 kHz kept at ${level(high.audio.samples)}`);
+});
