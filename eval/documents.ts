@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb]`
+ * `npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb] [--sequences N]`
  *
  * The document engine on labelled images: `<dir>/truth.json` (file, format, mrz lines or null for a
  * negative, checkDigitsValid) read with `readDocument` (read-document.ts) in this process, one image at a
@@ -10,10 +10,14 @@
  * exact. With `--rendered N`, the first N strings of `<dir>/mrz_test_strings.json` are also rendered in
  * OCR-B on a page (test/helpers/document-render.ts; turned 3°, blurred 0.5 px, JPEG 85) and read the same
  * way. Writes reports/document-eval.{md,json}. Timings share the machine with whatever else runs: ranges.
+ * Then (`--visual-zone off` skips) the visual-zone reading on the same photos and rendered strings
+ * (eval/document-visual-zone.ts, reports/document-visual-zone-eval.{md,json}).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeAutocaptureSequencesReport } from './document-autocapture-sequences.js';
+import { writeVisualZoneReport } from './document-visual-zone.js';
 import { MrzInputError } from '../src/engines/document/mrz/mrz-input-error.js';
 import { repairMrz } from '../src/engines/document/mrz/repair-mrz.js';
 import { loadOpenCv } from '../src/engines/document/opencv-runtime.js';
@@ -100,7 +104,7 @@ async function evaluate(
   let valid = false;
   if (reading.mrz) {
     try {
-      const parsed = repairMrz(raw);
+      const parsed = repairMrz(raw, { evidence: reading.mrz.evidence });
       repaired = parsed.lines;
       valid = parsed.valid;
     } catch (error) {
@@ -194,11 +198,21 @@ export async function evalDocuments(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { rendered: { type: 'string', default: '0' }, ocr: { type: 'string', default: 'ocrb-first' } },
+    options: {
+      rendered: { type: 'string', default: '0' },
+      ocr: { type: 'string', default: 'ocrb-first' },
+      // Autocapture feedback on generated frame sequences (eval/document-autocapture-sequences.ts); 0 skips.
+      sequences: { type: 'string', default: '3' },
+      // The visual-zone reading (eval/document-visual-zone.ts); 'off' skips.
+      'visual-zone': { type: 'string', default: 'on' },
+    },
   });
   if (!OCR_MODES.includes(values.ocr)) throw new Error(`--ocr must be one of ${OCR_MODES.join(', ')}`);
   const dir = positionals[0];
-  if (!dir) throw new Error('usage: npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb]');
+  if (!dir)
+    throw new Error(
+      'usage: npm run eval -- documents <dir> [--rendered N] [--ocr paddle|ocrb-first|ocrb] [--sequences N]',
+    );
   const truthFile: unknown = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8'));
   if (!Array.isArray(truthFile) || !truthFile.every(isTruthEntry)) throw new Error('truth.json: unexpected shape');
   const loadStarted = performance.now();
@@ -284,4 +298,12 @@ export async function evalDocuments(argv: string[]): Promise<void> {
   ].join('\n');
   writeFileSync('reports/document-eval.md', md);
   console.log(md);
+  if (values['visual-zone'] !== 'off') {
+    const withMrz = truthFile.flatMap((e) =>
+      e.mrz === null ? [] : [{ name: e.file, bytes: readFileSync(join(dir, e.file)), truth: e.mrz }],
+    );
+    console.log(await writeVisualZoneReport(models, dir, withMrz, count, report.generatedBy));
+  }
+  const sequences = Number(values.sequences);
+  if (sequences > 0) console.log(await writeAutocaptureSequencesReport(sequences, report.generatedBy));
 }

@@ -35,6 +35,114 @@ export interface PageOptions {
   readonly colour?: boolean;
   /** Leaves the MRZ out (a page that has none). */
   readonly withoutMrz?: boolean;
+  /**
+   * Prints the visual zone's labels and values (sans-serif, DejaVu Sans) instead of the default bare labels;
+   * `printedFields(truth)` gives values consistent with an MRZ truth.
+   */
+  readonly printed?: PrintedFields;
+}
+
+/** The visual inspection zone's printed values, each under its bilingual label (`Surname/Nom`...). */
+export interface PrintedFields {
+  readonly surname: string;
+  readonly givenNames: string;
+  /** As printed, e.g. `12 AUG/AOUT 1974` or `12.08.1974`. */
+  readonly dateOfBirth: string;
+  readonly dateOfExpiry: string;
+  readonly documentNumber?: string;
+  readonly nationality?: string;
+  readonly sex?: string;
+}
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
+const MOIS = ['JAN', 'FEV', 'MARS', 'AVR', 'MAI', 'JUIN', 'JUIL', 'AOUT', 'SEPT', 'OCT', 'NOV', 'DEC'] as const;
+
+/**
+ * The printed values matching an MRZ truth (`mrz-composer.ts`): names as given, dates `12 AUG/AOUT 1974` (birth in
+ * the 1900s when its two-digit year is above 30, expiry in the 2000s unless more than 20 years ahead) or, with
+ * `numericDates`, `12.08.1974`.
+ *
+ * @example
+ * printedFields(SPECIMEN_TRUTH).dateOfBirth; // '12 AUG/AOUT 1974'
+ */
+export function printedFields(
+  truth: {
+    readonly surname: string;
+    readonly givenNames: string;
+    readonly dateOfBirth: string;
+    readonly dateOfExpiry: string;
+    readonly documentNumber: string;
+    readonly nationality: string;
+    readonly sex: string;
+  },
+  options: { readonly numericDates?: boolean } = {},
+): PrintedFields {
+  const date = (yymmdd: string, century: number) => {
+    const year = century + Number(yymmdd.slice(0, 2));
+    const month = Number(yymmdd.slice(2, 4));
+    const day = yymmdd.slice(4, 6);
+    if (options.numericDates) return `${day}.${yymmdd.slice(2, 4)}.${year}`;
+    return `${day} ${MONTHS[month - 1] ?? ''}/${MOIS[month - 1] ?? ''} ${year}`;
+  };
+  return {
+    surname: truth.surname,
+    givenNames: truth.givenNames,
+    dateOfBirth: date(truth.dateOfBirth, Number(truth.dateOfBirth.slice(0, 2)) > 30 ? 1900 : 2000),
+    // The MRZ parser's expiry rule: 20YY unless more than 20 years ahead.
+    dateOfExpiry: date(
+      truth.dateOfExpiry,
+      2000 + Number(truth.dateOfExpiry.slice(0, 2)) > new Date().getUTCFullYear() + 20 ? 1900 : 2000,
+    ),
+    documentNumber: truth.documentNumber,
+    nationality: truth.nationality,
+    sex: truth.sex === '<' ? 'X' : truth.sex,
+  };
+}
+
+/** Label, value pairs of the printed zone: in two columns (left, right) of rows, or one column. */
+function printedRows(printed: PrintedFields, columns: 1 | 2): [string, string | undefined, string?, string?][] {
+  const sex: [string, string | undefined] = ['Sex/Sexe', printed.sex];
+  const nationality: [string, string | undefined] = ['Nationality/Nationalité', printed.nationality];
+  const birth: [string, string | undefined] = ['Date of birth/Date de naissance', printed.dateOfBirth];
+  const expiry: [string, string | undefined] = ['Date of expiry/Date d’expiration', printed.dateOfExpiry];
+  const rows: [string, string | undefined, string?, string?][] = [
+    ['Surname/Nom', printed.surname],
+    ['Given names/Prénoms', printed.givenNames],
+  ];
+  if (columns === 2) rows.push([...birth, ...sex], [...expiry, ...nationality]);
+  else rows.push(birth, sex, expiry, nationality);
+  rows.push(['Document no./N° du document', printed.documentNumber]);
+  return rows;
+}
+
+/**
+ * The SVG text of the printed zone, from `top` mm down in rows `step` mm apart: labels small, values larger and
+ * bold below them; two columns (the second at `right` mm) or, when `right` is null, one.
+ */
+function printedSvg(
+  printed: PrintedFields,
+  s: number,
+  left: number,
+  right: number | null,
+  top: number,
+  step: number,
+): string {
+  const labelSize = step * 0.28;
+  const valueSize = step * 0.4;
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const cell = (x: number, y: number, label: string, value: string | undefined) =>
+    value === undefined
+      ? ''
+      : `<text x="${x * s}" y="${y * s}" font-family="DejaVu Sans" font-size="${labelSize * s}" fill="#334">${esc(label)}</text>` +
+        `<text x="${x * s}" y="${(y + step * 0.48) * s}" font-family="DejaVu Sans" font-weight="bold" font-size="${valueSize * s}" fill="#111">${esc(value)}</text>`;
+  return printedRows(printed, right === null ? 1 : 2)
+    .map(([label, value, label2, value2], i) => {
+      const y = top + i * step;
+      return (
+        cell(left, y, label, value) + (label2 === undefined || right === null ? '' : cell(right, y, label2, value2))
+      );
+    })
+    .join('');
 }
 
 const MRZ_PITCH_MM = 2.54;
@@ -68,12 +176,18 @@ export function pageSvg(layout: RenderedLayout, mrz: readonly string[], options:
     })
     .join('');
   const fieldsTop = 10 * s;
-  const fields = ['SURNAME', 'GIVEN NAMES', 'NATIONALITY', 'DATE OF BIRTH']
-    .map(
-      (label, i) =>
-        `<text x="${36 * s}" y="${fieldsTop + i * 7 * s}" font-family="DejaVu Sans" font-size="${2.2 * s}" fill="#334">${label}</text>`,
-    )
-    .join('');
+  // The printed zone ends above the MRZ: 5 rows in two columns (TD3, TD2: 7 mm apart), 7 in one on a TD1 card.
+  const mrzTop = page.height - page.bottom - (lines.length - 1) * 4.2 - 3;
+  const twoColumns = page.width >= 100;
+  const step = Math.min(7, (mrzTop - 8) / (twoColumns ? 5.3 : 7.3));
+  const fields = options.printed
+    ? printedSvg(options.printed, s, 36, twoColumns ? 36 + (page.width - 41) / 2 : null, 8 + step * 0.3, step)
+    : ['SURNAME', 'GIVEN NAMES', 'NATIONALITY', 'DATE OF BIRTH']
+        .map(
+          (label, i) =>
+            `<text x="${36 * s}" y="${fieldsTop + i * 7 * s}" font-family="DejaVu Sans" font-size="${2.2 * s}" fill="#334">${label}</text>`,
+        )
+        .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
 <rect width="${w}" height="${h}" rx="${3 * s}" fill="${tint}"/>${waves}
 <rect x="${5 * s}" y="${8 * s}" width="${26 * s}" height="${32 * s}" fill="${photo}"/>

@@ -2,7 +2,8 @@ import type { Piscina } from 'piscina';
 import { ImageDecodeError } from '../face/image-decoding.js';
 import { engineWorkerFile, startEnginePool } from '../worker-pool.js';
 import type { DocumentReading } from './read-document.js';
-import type { ReadOutcome, ReadTask } from './document-worker.js';
+import type { ReadOutcome, ReadTask, VisualZoneOutcome } from './document-worker.js';
+import type { VisualZoneInput, VisualZoneReading } from './read-visual-zone.js';
 
 export interface DocumentEngineConfig {
   /**
@@ -26,12 +27,12 @@ const WORKER_FILE = engineWorkerFile('./document-worker', import.meta.url);
  * await engine.close();
  */
 export class DocumentEngine {
-  private constructor(private readonly pool: Piscina<ReadTask, ReadOutcome>) {}
+  private constructor(private readonly pool: Piscina<ReadTask | VisualZoneInput, ReadOutcome | VisualZoneOutcome>) {}
 
   static start(config: Partial<DocumentEngineConfig> = {}): DocumentEngine {
     const workers = Math.max(1, config.workers ?? 1);
     // One image at a time per worker: onnxruntime runs with one intra-op thread, OpenCV.js has one.
-    const pool = startEnginePool<ReadTask, ReadOutcome>(WORKER_FILE, workers);
+    const pool = startEnginePool<ReadTask | VisualZoneInput, ReadOutcome | VisualZoneOutcome>(WORKER_FILE, workers);
     return new DocumentEngine(pool);
   }
 
@@ -52,6 +53,24 @@ export class DocumentEngine {
   async read(image: Uint8Array): Promise<DocumentReading> {
     const outcome = await this.pool.run({ image });
     if (!outcome.ok) throw new ImageDecodeError(outcome.message);
+    if ('fields' in outcome) throw new Error('the document worker answered a page read with a visual-zone read');
+    const { ok: _ok, ...reading } = outcome;
+    return reading;
+  }
+
+  /**
+   * Reads the visual inspection zone (printed names, dates...) of one image, on the page `read` cropped when it
+   * found one (read-visual-zone.ts). A separate task: autocapture never needs it, validation does.
+   *
+   * @example
+   * const viz = await engine.readVisualZone({ frame: jpeg, page: reading.page, referenceDate: Date.now() });
+   * viz.fields.dateOfBirth?.value; // { year: 1974, month: 8, day: 12, text: '12 AUG/AOUT 74' }
+   * @throws {ImageDecodeError} when the bytes are not a supported image
+   */
+  async readVisualZone(input: VisualZoneInput): Promise<VisualZoneReading> {
+    const outcome = await this.pool.run(input, { name: 'readVisualZoneTask' });
+    if (!outcome.ok) throw new ImageDecodeError(outcome.message);
+    if (!('fields' in outcome)) throw new Error('the document worker answered a visual-zone read with a page read');
     const { ok: _ok, ...reading } = outcome;
     return reading;
   }

@@ -8,6 +8,8 @@ import { OcrbRecognizer } from './ocrb-recognizer.js';
 import { loadOpenCv } from './opencv-runtime.js';
 import { PaddleTextRecognizer } from './paddle-text-recognizer.js';
 import { readDocument, type DocumentModels, type DocumentReading } from './read-document.js';
+import { readVisualZone, type VisualZoneInput, type VisualZoneReading } from './read-visual-zone.js';
+import { VisualZoneText } from './visual-zone-text.js';
 
 /** One image to read: what `DocumentEngine.read` sends to a worker. */
 export interface ReadTask {
@@ -37,6 +39,23 @@ export default async function readDocumentTask(task: ReadTask): Promise<ReadOutc
   const ready = await (models ??= loadModels());
   try {
     return { ok: true, ...(await readDocument(ready, task.image)) };
+  } catch (error) {
+    if (error instanceof ImageDecodeError) return { ok: false, error: 'undecodable', message: error.message };
+    throw error;
+  }
+}
+
+export type VisualZoneOutcome =
+  | ({ readonly ok: true } & VisualZoneReading)
+  | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
+
+let visualZoneText: Promise<VisualZoneText> | undefined;
+
+/** Reads the visual zone of one image (read-visual-zone.ts); its models load at the first such task. */
+export async function readVisualZoneTask(task: VisualZoneInput): Promise<VisualZoneOutcome> {
+  const reader = await (visualZoneText ??= VisualZoneText.load());
+  try {
+    return { ok: true, ...(await readVisualZone(reader, task)) };
   } catch (error) {
     if (error instanceof ImageDecodeError) return { ok: false, error: 'undecodable', message: error.message };
     throw error;

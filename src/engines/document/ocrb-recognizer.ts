@@ -1,7 +1,12 @@
 import modelJson from './ocrb-model.json' with { type: 'json' };
 import type { GrayImage } from './gray-image.js';
 import { CELL_HEIGHT, CELL_WIDTH, segmentLine } from './ocrb-cells.js';
-import { MRZ_ALPHABET, type RecognizedLine } from './paddle-text-recognizer.js';
+import {
+  alternativesFrom,
+  MRZ_ALPHABET,
+  type CharacterAlternative,
+  type RecognizedLine,
+} from './paddle-text-recognizer.js';
 
 /** The OCR-B cell classifier: one hidden ReLU layer, softmax over MRZ_ALPHABET. Weights row-major. */
 export interface OcrbModel {
@@ -115,24 +120,26 @@ export class OcrbRecognizer {
 
   /** Reads a line as each length in `lengths`; empty text when no length segments. */
   recognize(line: GrayImage, lengths: readonly number[]): RecognizedLine {
-    let best: RecognizedLine = { text: '', confidences: [] };
+    let best: RecognizedLine = { text: '', confidences: [], alternatives: [] };
     let bestMean = -1;
     for (const length of lengths) {
       const cut = segmentLine(line, length);
       if (!cut) continue;
       let text = '';
       const confidences: number[] = [];
+      const alternatives: CharacterAlternative[][] = [];
       for (const cell of cut.cells) {
         const p = classifyCell(this.model, cell);
         let c = 0;
         for (let k = 1; k < p.length; k++) if ((p[k] ?? 0) > (p[c] ?? 0)) c = k;
         text += this.model.alphabet[c] ?? '';
         confidences.push(p[c] ?? 0);
+        alternatives.push(alternativesFrom(p, c));
       }
       const mean = confidences.reduce((a, b) => a + b, 0) / confidences.length;
       if (mean > bestMean) {
         bestMean = mean;
-        best = { text, confidences };
+        best = { text, confidences, alternatives };
       }
     }
     return best;

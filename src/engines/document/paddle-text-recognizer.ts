@@ -11,10 +11,41 @@ export const MRZ_ALPHABET = '<0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** Input height of PP-OCRv4's recogniser; line images are scaled to it. */
 export const RECOGNIZER_HEIGHT = 48;
 
-/** One line as read: the text and, per character, the recogniser's probability for it. */
+/** Another character a recogniser gave weight to at a position, and its probability. */
+export interface CharacterAlternative {
+  readonly character: string;
+  readonly probability: number;
+}
+
+/** Alternatives below this probability are not kept: they tell the repair nothing. */
+export const ALTERNATIVE_FLOOR = 0.001;
+/** At most this many alternatives are kept per character, most probable first. */
+const MAX_ALTERNATIVES = 8;
+
+/**
+ * One line as read: the text and, per character, the recogniser's probability for it and the other
+ * characters it gave at least ALTERNATIVE_FLOOR (most probable first): the evidence the MRZ repair
+ * needs to tell an unsure read from a sure one.
+ */
 export interface RecognizedLine {
   readonly text: string;
   readonly confidences: readonly number[];
+  readonly alternatives: readonly (readonly CharacterAlternative[])[];
+}
+
+/**
+ * The alternatives of the character at `chosen` in a probability vector over MRZ_ALPHABET.
+ *
+ * @example
+ * alternativesFrom(probabilities, 1); // [{ character: 'O', probability: 0.12 }] when '0' was read
+ */
+export function alternativesFrom(p: ArrayLike<number>, chosen: number): CharacterAlternative[] {
+  const out: CharacterAlternative[] = [];
+  for (let k = 0; k < MRZ_ALPHABET.length; k++) {
+    const probability = p[k] ?? 0;
+    if (k !== chosen && probability >= ALTERNATIVE_FLOOR) out.push({ character: MRZ_ALPHABET.charAt(k), probability });
+  }
+  return out.sort((a, b) => b.probability - a.probability).slice(0, MAX_ALTERNATIVES);
 }
 
 /**
@@ -113,7 +144,8 @@ const MIN_STEP_CHARACTER = 0.3;
  * Greedy CTC decoding over the blank and the MRZ characters, each the sum of its look-alike classes
  * (sameGlyphs): at each step a character is emitted when the MRZ characters together outweigh the blank
  * and the most probable of them has at least 0.3 (OCR-B's `C` often had 0.40 blank against 0.36 `C` and
- * 0.06 `c`, and was dropped); repeats are merged, blanks dropped. `classes[i]` holds the model class
+ * 0.06 `c`, and was dropped); repeats are merged, blanks dropped. Each character's alternatives are the
+ * most each other MRZ character had over the steps that emitted it. `classes[i]` holds the model class
  * indices of MRZ_ALPHABET[i] (index 0 is the blank).
  *
  * @example
@@ -127,28 +159,43 @@ export function decodeMrzSteps(
 ): RecognizedLine {
   let text = '';
   const confidences: number[] = [];
+  const alternatives: CharacterAlternative[][] = [];
+  // Per MRZ character, the most probability it had over the steps of the character being emitted.
+  let run: Float64Array | null = null;
   let previous = -1;
+  const close = () => {
+    if (run && previous >= 0) alternatives.push(alternativesFrom(run, previous));
+    run = null;
+  };
   for (let row = 0; row + classCount <= p.length; row += classCount) {
     let best = -1;
     let bestP = 0;
     let mass = 0;
+    const v = new Float64Array(classes.length);
     classes.forEach((aliases, i) => {
-      let v = 0;
-      for (const c of aliases) v += p[row + c] ?? 0;
-      mass += v;
-      if (v > bestP) {
-        bestP = v;
+      let s = 0;
+      for (const c of aliases) s += p[row + c] ?? 0;
+      v[i] = s;
+      mass += s;
+      if (s > bestP) {
+        bestP = s;
         best = i;
       }
     });
     if (!(mass > (p[row] ?? 0) && bestP >= MIN_STEP_CHARACTER)) best = -1;
+    if (best !== previous) close();
     if (best >= 0 && best !== previous) {
       text += MRZ_ALPHABET[best] ?? '';
       confidences.push(bestP);
+      run = v;
+    } else if (best >= 0 && run) {
+      const r: Float64Array = run;
+      for (let i = 0; i < r.length; i++) r[i] = Math.max(r[i] ?? 0, v[i] ?? 0);
     }
     previous = best;
   }
-  return { text, confidences };
+  close();
+  return { text, confidences, alternatives };
 }
 
 /**

@@ -4,16 +4,21 @@ import { withMats } from './mat-scope.js';
 import { cvFlag, type OpenCv } from './opencv-runtime.js';
 
 /**
- * The page inside `quad` (reading order), warped upright and flat to a `width`-pixel-wide image of the
- * quad's own aspect ratio: one perspective warp crops, deskews and undoes a keystone. Parts of the quad
- * outside the frame come out black (never mistaken for glare or paper).
+ * The page inside `quad` (reading order), warped upright and flat to a `width`-pixel-wide image of
+ * `aspectRatio` (width over height; by default the quad's own): one perspective warp crops, deskews and
+ * undoes a keystone. A page outlined by its contour under perspective is foreshortened, so its known
+ * aspect ratio is passed. Parts of the quad outside the frame come out black (never mistaken for glare
+ * or paper).
  *
  * @example
  * const page = cropPage(cv, decoded, pageQuadFromBand(band, 'TD3'), 1000); // RGB, 1000 × ~704
  */
-export function cropPage(cv: OpenCv, image: RgbImage, quad: Quad, width: number): RgbImage {
+export function cropPage(cv: OpenCv, image: RgbImage, quad: Quad, width: number, aspectRatio?: number): RgbImage {
   const [tl, tr, br, bl] = quad;
-  const aspect = (distance(tl, bl) + distance(tr, br)) / (distance(tl, tr) + distance(bl, br));
+  const aspect =
+    aspectRatio === undefined
+      ? (distance(tl, bl) + distance(tr, br)) / (distance(tl, tr) + distance(bl, br))
+      : 1 / aspectRatio;
   const height = Math.max(1, Math.round(width * aspect));
   return withMats((keep) => {
     const source = keep(new cv.Mat(image.height, image.width, cv.CV_8UC3));

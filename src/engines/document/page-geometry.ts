@@ -11,7 +11,7 @@ export type PageLayout = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B' | 'FRENCH_ID'
  * Where the MRZ sits on its page, in units of the MRZ line length (first character's left edge to the
  * last character's right edge, as the locator measures it), so that the band's own size scales the page.
  */
-interface LayoutGeometry {
+export interface LayoutGeometry {
   readonly size: DocumentSize;
   /** Page width and height. */
   readonly width: number;
@@ -40,6 +40,14 @@ const LAYOUTS: Readonly<Record<PageLayout, LayoutGeometry>> = {
 
 /** The size class of a layout. */
 export const documentSizeOf = (layout: PageLayout): DocumentSize => LAYOUTS[layout].size;
+
+/**
+ * Where a layout's MRZ sits on its page, in MRZ line lengths (what a page contour is checked against).
+ *
+ * @example
+ * layoutGeometry('TD3').width / layoutGeometry('TD3').height; // 1.42, the ID-3 page's aspect ratio
+ */
+export const layoutGeometry = (layout: PageLayout): LayoutGeometry => LAYOUTS[layout];
 
 /**
  * The layout a band's shape suggests before anything is read: 3 lines are TD1, 2 lines TD3 unless the

@@ -19,10 +19,12 @@ import type { OpenCv } from './opencv-runtime.js';
 import { orientBand } from './oriented-band.js';
 import { mrzLineLengths, type OcrbRecognizer } from './ocrb-recognizer.js';
 import type { PaddleTextRecognizer, RecognizedLine } from './paddle-text-recognizer.js';
+import { agreeingPageQuad, pageOutline, pageQuadCandidates } from './page-contour.js';
 import { cropPage } from './page-crop.js';
 import {
   documentSizeOf,
   layoutFromShape,
+  layoutGeometry,
   pageQuadFromBand,
   type DocumentSize,
   type PageLayout,
@@ -51,6 +53,11 @@ export interface DocumentPage {
   readonly size: DocumentSize;
   /** Corners in the decoded image (top-left, top-right, bottom-right, bottom-left of the upright page). */
   readonly quad: Quad;
+  /**
+   * Whether `quad` is the page's own outline (a contour that agreed with the MRZ-anchored page,
+   * page-contour.ts): exact corners, keystone included; false: the page placed from the MRZ band alone.
+   */
+  readonly contourAgreed: boolean;
   /** The page cropped, deskewed and upright, JPEG. */
   readonly jpeg: Uint8Array;
   readonly width: number;
@@ -127,6 +134,11 @@ export interface DocumentReading {
   readonly mrz: MrzRead | null;
   /** The page around the band that read; null without one. */
   readonly page: DocumentPage | null;
+  /**
+   * Only when no MRZ read: the largest outline shaped like an MRZ document's page (page-contour.ts), in
+   * the contour's corner order, e.g. a card too far away for its MRZ to be found; null otherwise.
+   */
+  readonly outline: Quad | null;
   readonly quality: PageQuality;
   readonly timings: DocumentTimings;
 }
@@ -153,8 +165,12 @@ export async function readDocument(models: DocumentModels, bytes: Uint8Array): P
   let pageImage: RgbImage | null = null;
   if (found?.read) {
     const layout = found.read.layout ?? layoutFromShape(found.band);
-    const quad = pageQuadFromBand(found.band, layout);
-    pageImage = cropPage(models.cv, image, quad, PAGE_IMAGE_WIDTH);
+    const anchored = pageQuadFromBand(found.band, layout);
+    // Contours as a second opinion: taken only where they agree with the page the MRZ anchors.
+    const contour = agreeingPageQuad(pageQuadCandidates(models.cv, gray), found.band, layout, anchored);
+    const quad = contour ?? anchored;
+    const { width: pageWidth, height: pageHeight } = layoutGeometry(layout);
+    pageImage = cropPage(models.cv, image, quad, PAGE_IMAGE_WIDTH, contour ? pageWidth / pageHeight : undefined);
     const jpeg = await sharp(pageImage.data, { raw: { width: pageImage.width, height: pageImage.height, channels: 3 } })
       .jpeg({ quality: 90 })
       .toBuffer();
@@ -162,16 +178,19 @@ export async function readDocument(models: DocumentModels, bytes: Uint8Array): P
       layout,
       size: documentSizeOf(layout),
       quad,
+      contourAgreed: contour !== null,
       jpeg: new Uint8Array(jpeg),
       width: pageImage.width,
       height: pageImage.height,
     };
   }
+  const outline = found?.read ? null : pageOutline(pageQuadCandidates(models.cv, gray), gray);
   clock.lap('page');
   const quality = pageQuality({
     band: found?.located ?? null,
     lineImages: found?.lineImages ?? null,
     pageQuad: page?.quad ?? null,
+    pageOutlined: page?.contourAgreed ?? false,
     page: pageImage,
     image,
   });
@@ -182,6 +201,7 @@ export async function readDocument(models: DocumentModels, bytes: Uint8Array): P
     band: found?.band ?? null,
     mrz: found?.read ?? null,
     page,
+    outline,
     quality,
     timings: clock.timings(),
   };
@@ -252,7 +272,13 @@ async function readBestBand(models: DocumentModels, gray: GrayImage, clock: Stag
 async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Promise<FoundBand | null> {
   const directions = [false, true].map((reversed) => {
     const band = orientBand(located, reversed);
-    return { band, lineImages: mrzLineImages(models.cv, mat, band), read: [] as RecognizedLine[] };
+    return {
+      band,
+      lineImages: mrzLineImages(models.cv, mat, band),
+      read: [] as RecognizedLine[],
+      // Our OCR-B recogniser's read of the same line images: the evidence a PaddleOCR read is repaired on.
+      cells: undefined as RecognizedLine[] | undefined,
+    };
   });
   const lineRead = async (direction: (typeof directions)[number], index: number): Promise<RecognizedLine> => {
     const image = direction.lineImages[index];
@@ -274,7 +300,9 @@ async function readBand(models: DocumentModels, mat: Mat, located: MrzBand): Pro
   for (const direction of order) {
     const recognized: RecognizedLine[] = [];
     for (let i = 0; i < direction.lineImages.length; i++) recognized.push(await lineRead(direction, i));
-    const read = judgeMrzRead(recognized);
+    const { ocrb: cellReader } = models;
+    if (cellReader && !direction.cells) direction.cells = readCells(cellReader, direction.lineImages);
+    const read = judgeMrzRead(recognized, 'paddle', direction.cells);
     if (read.plausible && (!best?.read || read.score > best.read.score))
       best = { located, band: direction.band, lineImages: direction.lineImages, read };
     if (best?.read?.complete) break;
@@ -302,7 +330,7 @@ const OCRB_MIN_CHARACTER = 0.5;
 function acceptOcrb(read: MrzRead): boolean {
   if (!read.complete || Math.min(...read.confidences.flat()) < OCRB_MIN_CHARACTER) return false;
   try {
-    return repairMrz(read.lines).valid;
+    return repairMrz(read.lines, { evidence: read.evidence }).valid;
   } catch (error) {
     if (error instanceof MrzInputError) return false;
     throw error;
@@ -313,15 +341,21 @@ function acceptOcrb(read: MrzRead): boolean {
 function readBandOcrb(
   ocrb: OcrbRecognizer,
   located: MrzBand,
-  directions: readonly { band: MrzBand; lineImages: GrayImage[] }[],
+  directions: readonly { band: MrzBand; lineImages: GrayImage[]; cells: RecognizedLine[] | undefined }[],
 ): FoundBand | null {
   let best: FoundBand | null = null;
   for (const direction of directions) {
-    const lengths = mrzLineLengths(direction.lineImages.length);
-    const read = judgeMrzRead(direction.lineImages.map((image) => ocrb.recognize(image, lengths)));
+    direction.cells = readCells(ocrb, direction.lineImages);
+    const read = judgeMrzRead(direction.cells, 'ocrb');
     if (read.plausible && (!best?.read || read.score > best.read.score))
       best = { located, band: direction.band, lineImages: direction.lineImages, read };
     if (best?.read?.complete) break;
   }
   return best;
+}
+
+/** The OCR-B recogniser's read of a band's line images, at the line lengths of its line count. */
+function readCells(ocrb: OcrbRecognizer, lineImages: readonly GrayImage[]): RecognizedLine[] {
+  const lengths = mrzLineLengths(lineImages.length);
+  return lineImages.map((image) => ocrb.recognize(image, lengths));
 }

@@ -2,6 +2,7 @@ import { ImageDecodeError } from '../../engines/face/image-decoding.js';
 import { MrzInputError } from '../../engines/document/mrz/mrz-input-error.js';
 import type { MrzRepairResult } from '../../engines/document/mrz/mrz-types.js';
 import { repairMrz } from '../../engines/document/mrz/repair-mrz.js';
+import type { MrzRead } from '../../engines/document/mrz-read.js';
 import { ApiError, ErrorCode, invalidValue } from '../../server/errors/api-error.js';
 import type { DocumentAutocaptureContext } from './autocapture-context.js';
 import { documentKind, type DocumentKind } from './document-kinds.js';
@@ -70,14 +71,15 @@ async function analyzeFrame(
     }
     throw error;
   }
-  const mrz = parseRead(reading.mrz?.lines ?? null);
+  const mrz = parseRead(reading.mrz);
   return { feedback: frameFeedback(kind, reading, mrz), mrz };
 }
 
-function parseRead(lines: readonly string[] | null): MrzRepairResult | null {
-  if (lines === null) return null;
+/** The read repaired on its OCR evidence: only characters the OCR was unsure of are repaired. */
+function parseRead(read: MrzRead | null): MrzRepairResult | null {
+  if (read === null) return null;
   try {
-    return repairMrz(lines);
+    return repairMrz(read.lines, { evidence: read.evidence });
   } catch (error) {
     if (error instanceof MrzInputError) return null;
     throw error;

@@ -102,17 +102,6 @@ export async function chipSecurity(
   };
 }
 
-/**
- * The overall fields: the chip's where its data is proven authentic or the page's MRZ lacks the field, else the
- * page MRZ's (conflicts are listed in the reasons either way).
- *
- * @example
- * overallFields(mrzFields, chip.fields, chip.authentic).surname; // DG1's surname when the chip passed
- */
-export function overallFields(mrz: DocumentFields, rfid: DocumentFields, chipAuthentic: boolean): DocumentFields {
-  return chipAuthentic ? { ...mrz, ...rfid } : { ...rfid, ...mrz };
-}
-
 function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }

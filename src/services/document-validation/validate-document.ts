@@ -1,14 +1,19 @@
 import { MrzInputError } from '../../engines/document/mrz/mrz-input-error.js';
 import type { MrzRepairResult } from '../../engines/document/mrz/mrz-types.js';
 import { repairMrz } from '../../engines/document/mrz/repair-mrz.js';
+import type { MrzRead } from '../../engines/document/mrz-read.js';
 import type { DocumentReading } from '../../engines/document/read-document.js';
+import type { VisualZoneFields } from '../../engines/document/visual-zone-fields.js';
 import { invalidValue } from '../../server/errors/api-error.js';
 import { fromRequestImage } from '../../server/errors/request-image-error.js';
 import { mrzAnalysis, mrzDocumentFields } from './mrz-document-fields.js';
 import { opticalSecurity } from './mrz-security.js';
 import { opticalPortrait } from './optical-portrait.js';
 import { chipFilesOf } from './chip-data.js';
-import { CHIP_NOT_PERFORMED, chipSecurity, overallFields } from './chip-security.js';
+import { CHIP_NOT_PERFORMED, chipSecurity } from './chip-security.js';
+import { overallDocumentFields } from './overall-document-fields.js';
+import { visualZoneDocumentFields } from './visual-zone-document-fields.js';
+import { visualZoneConflicts } from './visual-zone-security.js';
 import type { CheckValue, ValidateRequest, ValidateResponse } from './schemas.js';
 import type { DocumentValidationContext } from './validation-context.js';
 
@@ -20,15 +25,18 @@ interface Page {
   readonly bytes: Buffer;
   readonly reading: DocumentReading;
   readonly mrz: MrzRepairResult | null;
+  readonly visualZone: VisualZoneFields;
 }
 
 /**
  * Validates a document from its page images: each page is read by the document engine (MRZ, page crop,
  * quality), its MRZ parsed and repaired (engines/document/mrz/), the printed portrait cut with the face
- * engine. Chip data in `encryptedDocument` (chip-data.ts) is passively authenticated and DG1 compared with the
- * page's MRZ (chip-security.ts): `fields.rfid` is DG1's, `images.rfidPortrait` DG2's face; without chip data
- * every chip check is NOT_PERFORMED. `fields.optical` stays empty (no visual-zone OCR); `overall` combines the
- * MRZ and the chip (the chip's values where it proved authentic).
+ * engine, and its visual inspection zone read (engines/document/read-visual-zone.ts: names, dates, number as
+ * printed) into `fields.optical`. Chip data in `encryptedDocument` (chip-data.ts) is passively authenticated and
+ * DG1 compared with the page's MRZ (chip-security.ts): `fields.rfid` is DG1's, `images.rfidPortrait` DG2's face;
+ * without chip data every chip check is NOT_PERFORMED. `overall` combines chip (where proven) > MRZ (where valid)
+ * > visual zone (overall-document-fields.ts); where the visual zone contradicts the MRZ, `VIZ_MRZ_MISMATCH_*`
+ * reasons fail the optical check (visual-zone-security.ts).
  *
  * @example
  * const answer = await validateDocument(context, { documentImages: [{ image: base64Jpeg, pageIndex: 0 }] });
@@ -52,17 +60,41 @@ export async function validateDocument(
   // Chip data first: a malformed package is refused before any image is read.
   const chipFiles = chipFilesOf(request.encryptedDocument, context.envelopeKey);
   const referenceDate = context.now();
-  const pages: Page[] = [];
+  const readings: Omit<Page, 'visualZone'>[] = [];
   for (const [i, { image, pageIndex }] of documentImages.entries()) {
     const bytes = Buffer.from(image, 'base64');
     const reading = await fromRequestImage(`documentImages[${i}].image`, context.documentEngine().read(bytes));
-    pages.push({ pageIndex, bytes, reading, mrz: parseRead(reading.mrz?.lines ?? null, referenceDate) });
+    readings.push({ pageIndex, bytes, reading, mrz: parseRead(reading.mrz, referenceDate) });
+  }
+  // Then each page's visual zone, its numeric dates month first when an MRZ of the request is American.
+  const monthFirst = readings.some((p) => p.mrz?.fields.issuingState.value === 'USA');
+  const pages: Page[] = [];
+  for (const [i, page] of readings.entries()) {
+    const { reading } = page;
+    const visualZone = await fromRequestImage(
+      `documentImages[${i}].image`,
+      context.documentEngine().readVisualZone({
+        frame: page.bytes,
+        page: reading.page === null ? null : { jpeg: reading.page.jpeg, quad: reading.page.quad },
+        referenceDate: referenceDate.getTime(),
+        monthFirst,
+      }),
+    );
+    pages.push({ ...page, visualZone: visualZone.fields });
   }
   const read = pages.filter((p): p is Page & { mrz: MrzRepairResult } => p.mrz !== null);
   // The page whose MRZ is valid first; the others' only count for the security checks.
   const best = read.find((p) => p.mrz.valid) ?? read[0];
   const mrzFields = best === undefined ? {} : mrzDocumentFields(best.mrz);
-  const optical = opticalSecurity(read.map((p) => p.mrz));
+  const opticalFields = visualZoneDocumentFields(pages.map((p) => p.visualZone));
+  // Each page's visual zone against the MRZ that stands (a card's front carries the names its back's MRZ has).
+  const conflicts =
+    best === undefined ? [] : [...new Set(pages.flatMap((p) => visualZoneConflicts(p.visualZone, best.mrz)))];
+  const mrzChecks = opticalSecurity(read.map((p) => p.mrz));
+  const optical = {
+    overall: conflicts.length > 0 ? ('FAIL' as const) : mrzChecks.overall,
+    reasons: [...mrzChecks.reasons, ...conflicts],
+  };
   const chip =
     chipFiles === null ? null : await chipSecurity(chipFiles, context.trustStore(), referenceDate, best?.mrz ?? null);
   const cropped = pages.flatMap((p) => (p.reading.page === null ? [] : [p.reading.page.jpeg]));
@@ -90,8 +122,14 @@ export async function validateDocument(
       })),
     },
     fields: {
-      overall: chip === null ? mrzFields : overallFields(mrzFields, chip.fields, chip.authentic),
-      optical: {},
+      overall: overallDocumentFields({
+        mrz: best?.mrz ?? null,
+        mrzFields,
+        optical: opticalFields,
+        rfid: chip?.fields ?? null,
+        chipAuthentic: chip?.authentic ?? false,
+      }),
+      optical: opticalFields,
       rfid: chip?.fields ?? {},
       mrz: mrzFields,
     },
@@ -119,10 +157,11 @@ function combinedSecurity(optical: CheckValue, rfid: CheckValue): CheckValue {
   return optical;
 }
 
-function parseRead(lines: readonly string[] | null, referenceDate: Date): MrzRepairResult | null {
-  if (lines === null) return null;
+/** The read repaired on its OCR evidence: only characters the OCR was unsure of are repaired. */
+function parseRead(read: MrzRead | null, referenceDate: Date): MrzRepairResult | null {
+  if (read === null) return null;
   try {
-    return repairMrz(lines, { referenceDate });
+    return repairMrz(read.lines, { referenceDate, evidence: read.evidence });
   } catch (error) {
     if (error instanceof MrzInputError) return null;
     throw error;

@@ -1,6 +1,7 @@
 import { positionKinds, resolveMrzLayout, type PositionKind } from './mrz-layouts.js';
 import { digitForLetter, FILLER_MISREADS, letterForDigit } from './ocr-confusions.js';
 import type { MrzChange, MrzFormat } from './mrz-types.js';
+import { UNGATED, type RepairGate } from './read-evidence.js';
 
 /**
  * The character a position of this kind reads a character as: the digit a letter resembles in a date or
@@ -28,7 +29,8 @@ export function forcedCharacter(kind: PositionKind | undefined, character: strin
  * becomes the digit it resembles (O, D, Q→0, I→1, Z→2, S→5, G→6, B→8); a digit in a name, state code
  * or the document code's first character becomes its letter (0→O, 1→I, 2→Z, 5→S, 6→G, 8→B); K, L or C
  * in the sex field or a check digit position, where the only letter-like character allowed is the
- * filler, becomes `<`. Characters with no such counterpart are left for the parse to report. Document numbers and
+ * filler, becomes `<`. Characters with no such counterpart, and characters the gate keeps (read sure by the
+ * OCR: a `B` printed in a date is a finding), are left for the parse to report. Document numbers and
  * optional data hold both letters and digits, so nothing is forced there (repairUniqueSwaps may act).
  *
  * @example
@@ -37,6 +39,7 @@ export function forcedCharacter(kind: PositionKind | undefined, character: strin
 export function forceCharacterTypes(
   lines: readonly string[],
   format: MrzFormat,
+  gate: RepairGate = UNGATED,
 ): { lines: string[]; changes: MrzChange[] } {
   const kinds = positionKinds(resolveMrzLayout(format, lines));
   const changes: MrzChange[] = [];
@@ -51,7 +54,7 @@ export function forceCharacterTypes(
           : kind === 'digit' || kind === 'check'
             ? `letter in a ${kind === 'digit' ? 'date or number' : 'check digit'} position`
             : `digit in a ${kind === 'name' ? 'name' : 'letter'} position`;
-      if (to !== character) {
+      if (to !== character && gate(lineIndex, column, to)) {
         changes.push({ kind: 'type', line: lineIndex, column, from: character, to, reason, ambiguous: false });
         characters[column] = to;
       }

@@ -163,8 +163,26 @@ export interface MrzRepairResult extends MrzParseResult {
   readonly changes: readonly MrzChange[];
 }
 
+/** What an OCR saw at one character: the probability of the character read and of others it held possible. */
+export interface MrzCharacterEvidence {
+  readonly probability: number;
+  readonly alternatives: readonly { readonly character: string; readonly probability: number }[];
+}
+
+/**
+ * Per line (as given), per character, what the OCR saw; null for a line read by an OCR whose
+ * probabilities say nothing about OCR-B's look-alikes (any repair may change it).
+ */
+export type MrzReadEvidence = readonly (readonly (MrzCharacterEvidence | null)[] | null)[];
+
 /** Options of parseMrz and repairMrz. */
 export interface MrzOptions {
   /** The day the century rules of the dates count from; today by default. */
   readonly referenceDate?: Date;
+  /**
+   * repairMrz only: the OCR's per-character evidence (read-evidence.ts). With it, a repair changes a
+   * character only where the OCR was unsure of it; without it, every repair may act (text of unknown
+   * origin).
+   */
+  readonly evidence?: MrzReadEvidence;
 }

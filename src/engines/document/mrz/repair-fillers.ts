@@ -2,6 +2,7 @@ import { evaluateCheckDigits } from './evaluate-checks.js';
 import { mrzLayout, resolveMrzLayout, type LayoutField } from './mrz-layouts.js';
 import { FILLER_MISREADS } from './ocr-confusions.js';
 import type { MrzChange, MrzFormat } from './mrz-types.js';
+import { UNGATED, type RepairGate } from './read-evidence.js';
 
 const isName = (f: LayoutField) => f.name === 'names' || f.name === 'surname' || f.name === 'givenNames';
 
@@ -41,7 +42,7 @@ function standsForFiller(text: string, column: number, start: number, end: numbe
 /**
  * Repair 1: a K, L or C inside a run of fillers is a misread `<` (the chevron gains a stroke). Lines of
  * the wrong length are skipped (repairMrz runs this again once their length is repaired). A change that
- * would break a check digit that held is not made.
+ * would break a check digit that held is not made, nor one the gate refuses (a letter the OCR was sure of).
  *
  * @example
  * repairFillerMisreads(['P<UTOERIKSSON<<ANNA<MARIA<<<<K<<<<<<<<<<<<<<', line2], 'TD3').lines[0];
@@ -50,6 +51,7 @@ function standsForFiller(text: string, column: number, start: number, end: numbe
 export function repairFillerMisreads(
   lines: readonly string[],
   format: MrzFormat,
+  gate: RepairGate = UNGATED,
 ): { lines: string[]; changes: MrzChange[] } {
   const layout = mrzLayout(format);
   const exact = lines.length === layout.lineCount && lines.every((l) => l.length === layout.lineLength);
@@ -63,6 +65,7 @@ export function repairFillerMisreads(
         if (text.length !== layout.lineLength) continue;
         for (let column = s.start; column < s.end; column++) {
           if (!standsForFiller(out[s.line] ?? '', column, s.start, s.end, isName(f))) continue;
+          if (!gate(s.line, column, '<')) continue;
           const before = out[s.line] ?? '';
           const candidate = [...out];
           candidate[s.line] = `${before.slice(0, column)}<${before.slice(column + 1)}`;

@@ -2,6 +2,7 @@ import { evaluateCheckDigits } from './evaluate-checks.js';
 import { positionKinds, resolveMrzLayout, type LayoutCheck } from './mrz-layouts.js';
 import { allowedIn, alternativesOf } from './ocr-confusions.js';
 import type { MrzChange, MrzCheckName, MrzFormat, MrzSegment } from './mrz-types.js';
+import { UNGATED, type RepairGate } from './read-evidence.js';
 
 interface Swap {
   readonly line: number;
@@ -17,10 +18,15 @@ const inAny = (line: number, column: number, segments: readonly MrzSegment[]) =>
 /**
  * Every single confusion swap in the given segments that the position's type allows: any in document
  * numbers and optional data, K/L/C to `<` in names and codes (letters and digits there were already
- * forced to their type). Every position the failing check digit covers is a suspect, so a swap is only
- * unique when no other explanation the model allows fits as well.
+ * forced to their type). Every position the failing check digit covers and the gate lets change (the OCR
+ * was unsure there) is a suspect, so a swap is only unique when no other explanation fits as well.
  */
-function swapsIn(lines: readonly string[], format: MrzFormat, segments: readonly MrzSegment[]): Swap[] {
+function swapsIn(
+  lines: readonly string[],
+  format: MrzFormat,
+  segments: readonly MrzSegment[],
+  gate: RepairGate,
+): Swap[] {
   const kinds = positionKinds(resolveMrzLayout(format, lines));
   const out: Swap[] = [];
   for (const s of segments) {
@@ -29,7 +35,7 @@ function swapsIn(lines: readonly string[], format: MrzFormat, segments: readonly
       const kind = kinds[s.line]?.[column] ?? 'alnum';
       const from = text.charAt(column);
       for (const to of alternativesOf(from)) {
-        if (!allowedIn(kind, to)) continue;
+        if (!allowedIn(kind, to) || !gate(s.line, column, to)) continue;
         const swapped = [...lines];
         swapped[s.line] = text.slice(0, column) + to + text.slice(column + 1);
         out.push({ line: s.line, column, from, to, lines: swapped });
@@ -53,8 +59,9 @@ function validNames(format: MrzFormat, lines: readonly string[]): Set<MrzCheckNa
  * K, L, C to `<`) the types of the positions it covers allow, and makes one only when exactly one swap
  * makes it valid, the composite digit deciding between several. A failing composite whose own checks
  * all hold is tried over the positions only it covers (TD1's and TD2's optional data, the French card's
- * names and office code). Anything else stays as printed and is reported invalid: a document whose check
- * digits are wrong is not "repaired" into a valid one.
+ * names and office code). Only characters the gate lets change are swapped: where the OCR was sure of
+ * every character, nothing is. Anything else stays as printed and is reported invalid: a document whose
+ * check digits are wrong is not "repaired" into a valid one.
  *
  * @example
  * repairUniqueSwaps(['P<UTO…', 'L8989O2C36UTO7408122F1204159ZE184226B<<<<<10'], 'TD3').lines[1].slice(0, 9);
@@ -63,6 +70,7 @@ function validNames(format: MrzFormat, lines: readonly string[]): Set<MrzCheckNa
 export function repairUniqueSwaps(
   lines: readonly string[],
   format: MrzFormat,
+  gate: RepairGate = UNGATED,
 ): { lines: string[]; changes: MrzChange[] } {
   let out = [...lines];
   const changes: MrzChange[] = [];
@@ -84,7 +92,7 @@ export function repairUniqueSwaps(
   const hasComposite = layout.checks.some((c) => c.name === 'composite');
   for (const check of own) {
     if (validNames(format, out).has(check.name)) continue;
-    const fixing = swapsIn(out, format, [...check.covers, ...(check.alternativeCovers ?? [])]).filter((s) =>
+    const fixing = swapsIn(out, format, [...check.covers, ...(check.alternativeCovers ?? [])], gate).filter((s) =>
       validNames(format, s.lines).has(check.name),
     );
     const unique = dedupe(fixing);
@@ -102,7 +110,9 @@ export function repairUniqueSwaps(
     const ownCovers = now.checks
       .filter((c) => c.name !== 'composite')
       .flatMap((c) => [...c.covers, ...(c.alternativeCovers ?? [])]);
-    const onlyComposite = swapsIn(out, format, composite.covers).filter((s) => !inAny(s.line, s.column, ownCovers));
+    const onlyComposite = swapsIn(out, format, composite.covers, gate).filter(
+      (s) => !inAny(s.line, s.column, ownCovers),
+    );
     const fixing = dedupe(
       onlyComposite.filter((s) => {
         const after = validNames(format, s.lines);

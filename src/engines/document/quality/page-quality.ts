@@ -35,6 +35,8 @@ export interface PageQualityInput {
   readonly band: MrzBand | null;
   readonly lineImages: readonly GrayImage[] | null;
   readonly pageQuad: Quad | null;
+  /** Whether `pageQuad` is the page's own outline (page-contour.ts): its keystone then counts for perspective. */
+  readonly pageOutlined?: boolean;
   readonly page: RgbImage | null;
   /** The whole decoded image (colour is judged on it when no page was found). */
   readonly image: RgbImage;
@@ -54,7 +56,7 @@ export function pageQuality(input: PageQualityInput): PageQuality {
     blur: blurCheck(input.lineImages),
     resolution: resolutionCheck(input.band),
     color: colorCheck(input.page ?? input.image),
-    perspective: perspectiveCheck(input.band),
+    perspective: perspectiveCheck(input.band, input.pageOutlined ? input.pageQuad : null),
     bounds: boundsCheck(input.pageQuad, input.image.width, input.image.height),
   };
 }

@@ -1,4 +1,4 @@
-import { distance, type Point } from '../document-geometry.js';
+import { distance, type Point, type Quad } from '../document-geometry.js';
 import type { MrzBand } from '../mrz-band-locator.js';
 import { checkOf, type QualityCheck } from './check-value.js';
 
@@ -48,15 +48,30 @@ export function skewDegrees(band: MrzBand): number {
 }
 
 /**
+ * Keystone of a page outline: the larger of |1 − shorter / longer| of its top and bottom edges and of its
+ * left and right edges (the same depth ratio the band measures, across the whole page).
+ *
+ * @example
+ * outlineKeystone(pageQuad); // 0.25 for a page tilted back until its top edge is a quarter shorter
+ */
+export function outlineKeystone([tl, tr, br, bl]: Quad): number {
+  const ratio = (a: number, b: number) => (a > 0 && b > 0 ? 1 - Math.min(a, b) / Math.max(a, b) : 0);
+  return Math.max(ratio(distance(tl, tr), distance(bl, br)), ratio(distance(tl, bl), distance(tr, br)));
+}
+
+/**
  * Perspective: FAIL when the band is keystoned past MAX_KEYSTONE or rotated past MAX_SKEW_DEGREES. The
- * value is the keystone; a skew failure reports the skew in degrees instead.
+ * value is the keystone; a skew failure reports the skew in degrees instead. With the page's own outline
+ * (`outline`, page-contour.ts), its keystone counts too: a page tilted about a horizontal axis barely
+ * changes the length of MRZ lines 4 mm apart, but shortens its top edge.
  *
  * @example
  * perspectiveCheck(locatedBand).result; // 'PASS'
  */
-export function perspectiveCheck(band: MrzBand | null): QualityCheck {
+export function perspectiveCheck(band: MrzBand | null, outline: Quad | null = null): QualityCheck {
   if (!band) return checkOf(null, 'ratio', '<=', MAX_KEYSTONE);
   const skew = skewDegrees(band);
   if (skew > MAX_SKEW_DEGREES) return checkOf(skew, 'degrees', '<=', MAX_SKEW_DEGREES);
-  return checkOf(keystone(band), 'ratio', '<=', MAX_KEYSTONE);
+  const page = outline ? outlineKeystone(outline) : 0;
+  return checkOf(Math.max(keystone(band), page), 'ratio', '<=', MAX_KEYSTONE);
 }
