@@ -34,8 +34,8 @@ export interface VisualZoneCase {
 type Field = 'surname' | 'givenNames' | 'dateOfBirth' | 'dateOfExpiry';
 const FIELDS: readonly Field[] = ['surname', 'givenNames', 'dateOfBirth', 'dateOfExpiry'];
 
-/** Per field: `exact`, `wrong` (read but differs), or `-` (not read). */
-type Outcome = 'exact' | 'wrong' | '-';
+/** Per field: `exact`, `wrong` (read but differs), `-` (not read), `n/a` (the truth has none: not counted). */
+type Outcome = 'exact' | 'wrong' | '-' | 'n/a';
 
 interface CaseResult {
   readonly name: string;
@@ -86,6 +86,7 @@ async function evaluateCase(
 }
 
 function nameOutcome(read: string | undefined, truth: string): Outcome {
+  if (truth === '') return 'n/a';
   if (read === undefined) return '-';
   return sameName(read, truth, false) ? 'exact' : 'wrong';
 }
@@ -108,12 +109,15 @@ function readTexts(fields: VisualZoneFields): Record<Field, string> {
 }
 
 function summary(results: readonly CaseResult[]) {
-  const share = (n: number) => (results.length > 0 ? Math.round((1000 * n) / results.length) / 10 : 0);
+  const share = (n: number, of = results.length) => (of > 0 ? Math.round((1000 * n) / of) / 10 : 0);
   const perField = Object.fromEntries(
     FIELDS.map((f) => [
       f,
       {
-        exactPercent: share(results.filter((r) => r.fields[f] === 'exact').length),
+        exactPercent: share(
+          results.filter((r) => r.fields[f] === 'exact').length,
+          results.filter((r) => r.fields[f] !== 'n/a').length,
+        ),
         wrong: results.filter((r) => r.fields[f] === 'wrong').length,
         notRead: results.filter((r) => r.fields[f] === '-').length,
       },
@@ -123,7 +127,9 @@ function summary(results: readonly CaseResult[]) {
   return {
     images: results.length,
     perField,
-    nameAndDatesAllExactPercent: share(results.filter((r) => FIELDS.every((f) => r.fields[f] === 'exact')).length),
+    nameAndDatesAllExactPercent: share(
+      results.filter((r) => FIELDS.every((f) => r.fields[f] === 'exact' || r.fields[f] === 'n/a')).length,
+    ),
     imagesWithConflicts: results.filter((r) => r.conflicts.length > 0).length,
     cpuMsMedian: Math.round(median(cpu, 'mean')),
     cpuMsMax: Math.round(Math.max(0, ...cpu)),
@@ -138,7 +144,8 @@ function markdown(title: string, results: readonly CaseResult[]): string[] {
     `- images ${s.images}; every one of surname, given names, birth and expiry exact: ${s.nameAndDatesAllExactPercent} %`,
     ...FIELDS.map(
       (f) =>
-        `- ${f}: exact ${s.perField[f].exactPercent} %, read wrong ${s.perField[f].wrong}, not read ${s.perField[f].notRead}`,
+        `- ${f}: exact ${s.perField[f].exactPercent} % (of images whose MRZ has one), read wrong ` +
+        `${s.perField[f].wrong}, not read ${s.perField[f].notRead}`,
     ),
     `- images with a VIZ_MRZ_MISMATCH reason against the MRZ read: ${s.imagesWithConflicts}`,
     `- visual-zone CPU ms per image: median ${s.cpuMsMedian}, max ${s.cpuMsMax} (one thread, shared machine)`,
@@ -155,7 +162,8 @@ function markdown(title: string, results: readonly CaseResult[]): string[] {
 }
 
 function cell(r: CaseResult, f: Field): string {
-  return r.fields[f] === '-' ? '-' : `${r.fields[f]} (\`${r.read[f].replace(/\|/g, '/')}\`)`;
+  const outcome = r.fields[f];
+  return outcome === '-' || outcome === 'n/a' ? outcome : `${outcome} (\`${r.read[f].replace(/\|/g, '/')}\`)`;
 }
 
 /** Layout a library MRZ string is rendered on. */

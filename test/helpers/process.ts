@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runVeriport } from '../../src/cli/run.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'src/cli/main.ts');
@@ -14,7 +15,11 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `veriport <args>` to completion. */
+/**
+ * Runs `veriport <args>` to completion in a process of its own, as a user would. Each start costs a node and
+ * tsx start-up (seconds on a loaded machine): a test file runs one or two commands this way, to check the
+ * binary itself (exit codes, streams), and the rest with runCliInProcess.
+ */
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: ROOT,
@@ -26,6 +31,26 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/**
+ * Runs `veriport <args>` to completion inside the test process: the binary's own entry (src/cli/run.ts: the
+ * same argument parsing, commands, store code and exit codes), with the environment a spawned command would
+ * have and its output captured. Not for `serve`, which would start a server here.
+ *
+ * @example
+ * const { code, stdout } = await runCliInProcess(['admin', 'customers', 'list'], { VERIPORT_DATA_DIR: dir });
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runVeriport(args, {
+    env: { ...process.env, ...env },
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  if (code < 0) throw new Error(`veriport ${args.join(' ')} started a server in the test process`);
   return { code, stdout, stderr };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { runCli, startServer } from '../helpers/process.js';
+import { runCli, runCliInProcess, startServer } from '../helpers/process.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'veriport-admin-'));
 const demoDir = mkdtempSync(path.join(tmpdir(), 'veriport-demo-'));
@@ -19,6 +19,8 @@ const field = (output: string, name: string): string => {
   return value;
 };
 
+// The first two commands run the binary in a process of its own (exit codes, streams); the rest run its entry
+// in-process (runCliInProcess): the same code on the same data directory, without a process start each.
 describe('veriport admin', () => {
   it('manages customers, clients and API keys whose secrets work on the token endpoint', async () => {
     const env = { VERIPORT_DATA_DIR: dataDir };
@@ -27,13 +29,13 @@ describe('veriport admin', () => {
     const duplicate = await runCli(['admin', 'customers', 'create', 'acme'], env);
     assert.equal(duplicate.code, 2);
     assert.match(duplicate.stderr, /exists already/);
-    const client = await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env);
+    const client = await runCliInProcess(['admin', 'clients', 'create', 'acme', 'acme-app'], env);
     assert.equal(client.code, 0, client.stderr);
     const secret = field(client.stdout, 'client_secret');
-    const key = await runCli(['admin', 'apikeys', 'create', 'acme'], env);
+    const key = await runCliInProcess(['admin', 'apikeys', 'create', 'acme'], env);
     assert.match(field(key.stdout, 'apikey'), new RegExp(`^${field(key.stdout, 'key_id')}\\.`));
-    assert.equal((await runCli(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
-    const bad = await runCli(['admin', 'clients', 'frobnicate', 'acme'], env);
+    assert.equal((await runCliInProcess(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
+    const bad = await runCliInProcess(['admin', 'clients', 'frobnicate', 'acme'], env);
     assert.equal(bad.code, 2);
 
     const server = await startServer(env, ['onboarding']);
@@ -55,9 +57,9 @@ describe('veriport admin', () => {
       assert.equal(await server.stop(), 0);
     }
     // A customer existed already, so no demo customer was made.
-    assert.equal((await runCli(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
+    assert.equal((await runCliInProcess(['admin', 'customers', 'list'], env)).stdout, 'acme\tACME Corp\n');
 
-    const rotated = await runCli(['admin', 'clients', 'rotate', 'acme', 'acme-app'], env);
+    const rotated = await runCliInProcess(['admin', 'clients', 'rotate', 'acme', 'acme-app'], env);
     const newSecret = field(rotated.stdout, 'client_secret');
     assert.notEqual(newSecret, secret);
     const again = await startServer(env, ['onboarding']);
@@ -68,14 +70,14 @@ describe('veriport admin', () => {
     } finally {
       assert.equal(await again.stop(), 0);
     }
-    assert.equal((await runCli(['admin', 'clients', 'revoke', 'acme', 'acme-app'], env)).code, 0);
+    assert.equal((await runCliInProcess(['admin', 'clients', 'revoke', 'acme', 'acme-app'], env)).code, 0);
   });
 
   it('rotates the token signing key; tokens signed before stay verifiable through the JWKS', async () => {
     const env = { VERIPORT_DATA_DIR: keysDir };
-    assert.equal((await runCli(['admin', 'customers', 'create', 'acme'], env)).code, 0);
+    assert.equal((await runCliInProcess(['admin', 'customers', 'create', 'acme'], env)).code, 0);
     const secret = field(
-      (await runCli(['admin', 'clients', 'create', 'acme', 'acme-app'], env)).stdout,
+      (await runCliInProcess(['admin', 'clients', 'create', 'acme', 'acme-app'], env)).stdout,
       'client_secret',
     );
     const realm = '/auth/realms/acme-consumers/protocol/openid-connect';
@@ -99,12 +101,12 @@ describe('veriport admin', () => {
     }
     const oldKid = decodeProtectedHeader(before).kid;
 
-    const rotation = await runCli(['admin', 'rotate-signing-key'], env);
+    const rotation = await runCliInProcess(['admin', 'rotate-signing-key'], env);
     assert.equal(rotation.code, 0, rotation.stderr);
     const newKid = field(rotation.stdout, 'kid');
     assert.equal(field(rotation.stdout, 'retired_kid'), oldKid);
     assert.notEqual(newKid, oldKid);
-    assert.equal((await runCli(['admin', 'rotate-signing-key', 'now'], env)).code, 2);
+    assert.equal((await runCliInProcess(['admin', 'rotate-signing-key', 'now'], env)).code, 2);
 
     const second = await startServer(env, ['onboarding']);
     try {
@@ -121,10 +123,10 @@ describe('veriport admin', () => {
   it('makes a demo customer on the first start of an empty embedded store', async () => {
     const server = await startServer({ VERIPORT_DATA_DIR: demoDir }, ['onboarding']);
     assert.equal(await server.stop(), 0);
-    const list = await runCli(['admin', 'customers', 'list'], { VERIPORT_DATA_DIR: demoDir });
+    const list = await runCliInProcess(['admin', 'customers', 'list'], { VERIPORT_DATA_DIR: demoDir });
     assert.equal(list.stdout, 'demo\tDemo customer\n');
     assert.match(
-      (await runCli(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout,
+      (await runCliInProcess(['admin', 'clients', 'list', 'demo'], { VERIPORT_DATA_DIR: demoDir })).stdout,
       /^demo-client\tactive\n$/,
     );
   });
@@ -132,10 +134,10 @@ describe('veriport admin', () => {
   it("shows and sets a customer's onboarding policy, refusing bad settings", async () => {
     const env = { VERIPORT_DATA_DIR: demoDir };
     assert.match(
-      (await runCli(['admin', 'policy', 'show', 'demo'], env)).stdout,
+      (await runCliInProcess(['admin', 'policy', 'show', 'demo'], env)).stdout,
       /^finalCheck=verifyFace\nlivenessWorkflow=hotel2\nmatchFmrScore=3\nmaxAttempts=3\n$/,
     );
-    const set = await runCli(['admin', 'policy', 'set', 'demo', 'workflow=foxtrot4', 'max-attempts=5'], env);
+    const set = await runCliInProcess(['admin', 'policy', 'set', 'demo', 'workflow=foxtrot4', 'max-attempts=5'], env);
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /livenessWorkflow=foxtrot4\nmatchFmrScore=3\nmaxAttempts=5/);
     for (const bad of [
@@ -145,9 +147,9 @@ describe('veriport admin', () => {
       'max-attempts=2.5',
       'colour=blue',
     ]) {
-      const refused = await runCli(['admin', 'policy', 'set', 'demo', bad], env);
+      const refused = await runCliInProcess(['admin', 'policy', 'set', 'demo', bad], env);
       assert.equal(refused.code, 2, `${bad}: ${refused.stdout}`);
     }
-    assert.equal((await runCli(['admin', 'policy', 'show', 'nobody'], env)).code, 2);
+    assert.equal((await runCliInProcess(['admin', 'policy', 'show', 'nobody'], env)).code, 2);
   });
 });

@@ -25,7 +25,7 @@ import { openStore, type Store } from '../../../src/store/database.js';
 import { signingKeysRepository } from '../../../src/store/signing-keys.js';
 import { accessToken, testApp, testEnvelopeKeys } from '../../helpers/app.js';
 import { codedError } from '../../helpers/http.js';
-import { runCli, startServer } from '../../helpers/process.js';
+import { runCli, runCliInProcess, startServer } from '../../helpers/process.js';
 import { testCustomer } from '../../helpers/stores.js';
 
 const CONFIRM = '480213';
@@ -478,22 +478,22 @@ describe('veriport admin admin-keys and report --url with authentication on', ()
 
   it('creates, lists and revokes admin keys; the report needs one over HTTP', async () => {
     const env = { VERIPORT_DATA_DIR: dataDir };
-    const created = await runCli(['admin', 'admin-keys', 'create', 'ops on-call'], env);
+    const created = await runCliInProcess(['admin', 'admin-keys', 'create', 'ops on-call'], env);
     assert.equal(created.code, 0, created.stderr);
     const adminKey = /^admin_key=(\S+)$/m.exec(created.stdout)?.[1] ?? '';
     const keyId = /^key_id=(\S+)$/m.exec(created.stdout)?.[1] ?? '';
     assert.ok(adminKey.startsWith(ADMIN_KEY_PREFIX), created.stdout);
-    const spare = /^key_id=(\S+)$/m.exec((await runCli(['admin', 'admin-keys', 'create'], env)).stdout)?.[1] ?? '';
-    const revoked = await runCli(['admin', 'admin-keys', 'revoke', spare], env);
+    const spare = /^key_id=(\S+)$/m.exec((await runCliInProcess(['admin', 'admin-keys', 'create'], env)).stdout)?.[1] ?? '';
+    const revoked = await runCliInProcess(['admin', 'admin-keys', 'revoke', spare], env);
     assert.equal(revoked.code, 0, revoked.stderr);
-    const listed = await runCli(['admin', 'admin-keys', 'list'], env);
+    const listed = await runCliInProcess(['admin', 'admin-keys', 'list'], env);
     assert.match(listed.stdout, new RegExp(`^${keyId}\\tactive\\t\\S+\\tops on-call$`, 'm'));
     assert.match(listed.stdout, new RegExp(`^${spare}\\trevoked\\t`, 'm'));
     assert.ok(!listed.stdout.includes(adminKey), 'the key itself is printed only when made');
 
     const server = await startServer({ ...env, VERIPORT_AUTH: 'required' });
     try {
-      const anonymous = await runCli(['report', '--url', server.url], {});
+      const anonymous = await runCliInProcess(['report', '--url', server.url], {});
       assert.notEqual(anonymous.code, 0);
       assert.match(anonymous.stderr, /HTTP 401/);
       const operator = await runCli(['report', '--url', server.url], { VERIPORT_API_KEY: adminKey });

@@ -49,4 +49,15 @@ describe('VoiceEngine', () => {
     assert.deepEqual(settled, [0, 1, 2, 3, 4, 5]);
     assert.equal(engine.workers, 1);
   });
+
+  it('lets a task in flight finish when it is closed, instead of terminating its worker mid-inference', async () => {
+    // A request over several samples answers as soon as one is refused while another still runs; a server
+    // stopped then used to terminate that worker inside an onnxruntime call, which aborts the process.
+    const closing = VoiceEngine.start({ workers: 1 });
+    await closing.warm();
+    const running = closing.measure(wavFile(padSilence(speech, 2, 2), 16_000, 16));
+    await closing.close();
+    const measured = await running;
+    assert.ok(measured.speechSeconds > 0);
+  });
 });
