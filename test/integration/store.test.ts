@@ -4,10 +4,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { decryptEnvelope } from '../../src/crypto/envelope.js';
 import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
-import { openStore } from '../../src/store/database.js';
+import { migratedStoreDump, openStore } from '../../src/store/database.js';
 import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
@@ -95,6 +96,27 @@ describe('store on a PGlite data directory', () => {
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('in-memory stores opened from a migrated dump', () => {
+  it('start migrated, empty of rows, and apart from each other', async () => {
+    const dump = await migratedStoreDump();
+    const [a, b] = await Promise.all([
+      openStore({ kind: 'pglite', dataDir: 'memory://', from: dump }),
+      openStore({ kind: 'pglite', dataDir: 'memory://', from: dump }),
+    ]);
+    try {
+      const applied = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(a.db);
+      assert.ok((applied.rows[0]?.n ?? 0) > 0, 'the migrations are recorded in the dump');
+      await usageCountersRepository(a.db).addCounts([
+        { serverName: 's', year: 2026, month: 1, endpoint: '/x', counter: 3 },
+      ]);
+      assert.equal((await usageCountersRepository(a.db).list({}))[0]?.counter, 3);
+      assert.deepEqual(await usageCountersRepository(b.db).list({}), []);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
