@@ -16,7 +16,6 @@ import { CustomerError } from '../store/customers.js';
 import { usageReport } from './report.js';
 import { serve } from './serve.js';
 
-
 /** Where a command's output goes and what environment it reads: the process's own, or a test's. */
 export interface CliIo {
   readonly env: NodeJS.ProcessEnv;

@@ -27,6 +27,11 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 
 let dump: Promise<Blob> | undefined;
 
+/** The process's one dump of an empty, migrated in-memory store (migratedStoreDump), made on first use. */
+export function storeDump(): Promise<Blob> {
+  return (dump ??= migratedStoreDump());
+}
+
 /**
  * The backends to run store tests on. Each `open()` gives an empty, migrated store; PostgreSQL stores
  * live in their own schema, dropped when the store closes.
@@ -36,7 +41,7 @@ export function storeBackends(): StoreBackend[] {
     {
       name: 'pglite',
       // Each store starts from one migrated dump made per process: a second or so, not initdb's seconds.
-      open: async () => openStore({ kind: 'pglite', dataDir: 'memory://', from: await (dump ??= migratedStoreDump()) }),
+      open: async () => openStore({ kind: 'pglite', dataDir: 'memory://', from: await storeDump() }),
     },
   ];
   const url = process.env.DATABASE_URL;

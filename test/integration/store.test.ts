@@ -8,11 +8,11 @@ import { sql } from 'kysely';
 import { encryptEnvelope } from '../../src/client/envelope.js';
 import { decryptEnvelope } from '../../src/crypto/envelope.js';
 import { loadServerKeyPair } from '../../src/crypto/server-key-pair.js';
-import { migratedStoreDump, openStore } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { DirectoryLockedError } from '../../src/store/directory-lock.js';
 import { serverKeysRepository } from '../../src/store/server-keys.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
-import { storeBackends, withStore } from '../helpers/stores.js';
+import { storeBackends, storeDump, withStore } from '../helpers/stores.js';
 
 for (const backend of storeBackends()) {
   describe(`store on ${backend.name}`, () => {
@@ -102,7 +102,7 @@ describe('store on a PGlite data directory', () => {
 
 describe('in-memory stores opened from a migrated dump', () => {
   it('start migrated, empty of rows, and apart from each other', async () => {
-    const dump = await migratedStoreDump();
+    const dump = await storeDump();
     const [a, b] = await Promise.all([
       openStore({ kind: 'pglite', dataDir: 'memory://', from: dump }),
       openStore({ kind: 'pglite', dataDir: 'memory://', from: dump }),

@@ -36,7 +36,10 @@ export class DocumentEngine {
     return new DocumentEngine(pool);
   }
 
-  /** Loads OpenCV and the recogniser in every worker now rather than on the first request. */
+  /**
+   * Loads OpenCV, the MRZ recognisers and the visual-zone OCR (checked: a broken model rejects this, naming its
+   * file) in every worker now rather than on the first request.
+   */
   async warm(): Promise<void> {
     await Promise.all(
       Array.from({ length: this.pool.options.maxThreads }, () =>

@@ -1,6 +1,6 @@
 /**
- * Piscina worker of the document engine: loads OpenCV and the text recognisers once (at the first task)
- * and reads one document image at a time on this thread, so the server's event loop never waits on the
+ * Piscina worker of the document engine: loads OpenCV and the text recognisers once (at the warm-up, else at
+ * the first task) and reads one document image at a time on this thread, so the server's event loop never waits on the
  * WebAssembly image processing, which is synchronous.
  */
 import { ImageDecodeError } from '../face/image-decoding.js';
@@ -29,9 +29,14 @@ async function loadModels(): Promise<DocumentModels> {
   return { cv, recognizer, ocrb: OcrbRecognizer.load() };
 }
 
-/** Loads the models; the engine's warm-up. */
+let visualZoneText: Promise<VisualZoneText> | undefined;
+
+/**
+ * Loads the models of both tasks, the visual zone's checked (VisualZoneText.load); the engine's warm-up. A model
+ * that fails rejects it with the error naming the file.
+ */
 export async function warm(): Promise<void> {
-  await (models ??= loadModels());
+  await Promise.all([(models ??= loadModels()), (visualZoneText ??= VisualZoneText.load())]);
 }
 
 /** Reads one document image; decoding failures come back as a value, anything else throws. */
@@ -49,9 +54,7 @@ export type VisualZoneOutcome =
   | ({ readonly ok: true } & VisualZoneReading)
   | { readonly ok: false; readonly error: 'undecodable'; readonly message: string };
 
-let visualZoneText: Promise<VisualZoneText> | undefined;
-
-/** Reads the visual zone of one image (read-visual-zone.ts); its models load at the first such task. */
+/** Reads the visual zone of one image (read-visual-zone.ts); its models load at the warm-up or at this task. */
 export async function readVisualZoneTask(task: VisualZoneInput): Promise<VisualZoneOutcome> {
   const reader = await (visualZoneText ??= VisualZoneText.load());
   try {

@@ -55,12 +55,16 @@ export async function readVisualZone(reader: VisualZoneText, input: VisualZoneIn
     ms: performance.now() - started.wall,
     cpuMs: cpuNowMs() - started.cpu,
   });
-  const frame = await decodeDocumentImage(input.frame);
+  let onPage: { lines: VisualTextLine[]; fields: VisualZoneFields } | null = null;
   if (input.page) {
     const lines = await reader.read(await decodeDocumentImage(input.page.jpeg));
-    const fields = visualZoneFields(lines, reading.referenceDate, reading);
-    const share = polygonArea(input.page.quad) / (frame.width * frame.height);
-    if (fields.surname || fields.dateOfBirth || share >= OTHER_SIDE_ROOM) return finish('page', lines, fields);
+    onPage = { lines, fields: visualZoneFields(lines, reading.referenceDate, reading) };
+    // Most pages give a name or a date: the frame is decoded only when they do not.
+    if (onPage.fields.surname || onPage.fields.dateOfBirth) return finish('page', onPage.lines, onPage.fields);
+  }
+  const frame = await decodeDocumentImage(input.frame);
+  if (input.page && onPage && polygonArea(input.page.quad) / (frame.width * frame.height) >= OTHER_SIDE_ROOM) {
+    return finish('page', onPage.lines, onPage.fields);
   }
   const upright = input.page ? await turnUpright(frame, input.page.quad) : frame;
   const lines = await reader.read(upright);

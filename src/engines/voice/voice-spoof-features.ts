@@ -8,6 +8,7 @@ import { powerSpectrogram } from './features/power-spectrum.js';
 import { bandLimitCues } from './spoof-cues/band-limit.js';
 import { pauseNoise } from './spoof-cues/breath-noise.js';
 import { frameLevelsDb } from './spoof-cues/frame-levels.js';
+import { globalVarianceRatio } from './spoof-cues/global-variance.js';
 import { harmonicity } from './spoof-cues/harmonicity.js';
 import { longTermSpectrum } from './spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from './spoof-cues/low-frequency-rolloff.js';
@@ -19,7 +20,7 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/4';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/5';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -51,6 +52,7 @@ export const VOICE_SPOOF_CUE_NAMES = [
   'pauseNoise.floor',
   'harmonicity.highBand',
   'harmonicity.pitchCurvature',
+  'globalVariance.highOverLow',
 ] as const;
 export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
@@ -104,6 +106,7 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
   const periodic = periodicity(speech);
   const harmonic = harmonicity(speech);
   const pauses = pauseNoise(levels, (f) => isSpeechFrame[f] === 1);
+  const cepstra = lfcc(spectrum, { filters: FILTERS, coefficients: CEPSTRA + 1, highHz: SPOOF_ANALYSIS_TOP_HZ });
   const cues: Record<VoiceSpoofCueName, number> = {
     'bandLimit.high4to7': band.high4to7,
     'bandLimit.high6to7': band.high6to7,
@@ -121,14 +124,10 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'pauseNoise.floor': pauses.floor,
     'harmonicity.highBand': harmonic.highBand,
     'harmonicity.pitchCurvature': harmonic.pitchCurvature,
+    'globalVariance.highOverLow': globalVarianceRatio(cepstra, select),
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
-  cepstralMeans(
-    lfcc(spectrum, { filters: FILTERS, coefficients: CEPSTRA + 1, highHz: SPOOF_ANALYSIS_TOP_HZ }).values,
-    select,
-    spectrum.frames,
-    row,
-  );
+  cepstralMeans(cepstra.values, select, spectrum.frames, row);
   VOICE_SPOOF_CUE_NAMES.forEach((name, i) => (row[CEPSTRA + i] = cues[name]));
   return { row, cues, speechFrames: speechFrames > 0 ? speechFrames : spectrum.frames };
 }

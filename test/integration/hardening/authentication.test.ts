@@ -483,7 +483,8 @@ describe('veriport admin admin-keys and report --url with authentication on', ()
     const adminKey = /^admin_key=(\S+)$/m.exec(created.stdout)?.[1] ?? '';
     const keyId = /^key_id=(\S+)$/m.exec(created.stdout)?.[1] ?? '';
     assert.ok(adminKey.startsWith(ADMIN_KEY_PREFIX), created.stdout);
-    const spare = /^key_id=(\S+)$/m.exec((await runCliInProcess(['admin', 'admin-keys', 'create'], env)).stdout)?.[1] ?? '';
+    const spare =
+      /^key_id=(\S+)$/m.exec((await runCliInProcess(['admin', 'admin-keys', 'create'], env)).stdout)?.[1] ?? '';
     const revoked = await runCliInProcess(['admin', 'admin-keys', 'revoke', spare], env);
     assert.equal(revoked.code, 0, revoked.stderr);
     const listed = await runCliInProcess(['admin', 'admin-keys', 'list'], env);

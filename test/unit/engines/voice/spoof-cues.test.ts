@@ -5,6 +5,7 @@ import { powerSpectrogram } from '../../../../src/engines/voice/features/power-s
 import { bandLimitCues } from '../../../../src/engines/voice/spoof-cues/band-limit.js';
 import { pauseNoise } from '../../../../src/engines/voice/spoof-cues/breath-noise.js';
 import { frameLevelsDb } from '../../../../src/engines/voice/spoof-cues/frame-levels.js';
+import { globalVarianceRatio } from '../../../../src/engines/voice/spoof-cues/global-variance.js';
 import { harmonicity } from '../../../../src/engines/voice/spoof-cues/harmonicity.js';
 import { longTermSpectrum } from '../../../../src/engines/voice/spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from '../../../../src/engines/voice/spoof-cues/low-frequency-rolloff.js';
@@ -189,4 +190,39 @@ test('harmonicity: a pulse-excited high band is periodic, a noise-filled one is 
   const wobbly = harmonicity(harmonicTone((i) => wobble[Math.floor(i / 320)] ?? 120, 4000, 0));
   assert.ok(glide.pitchCurvature < 0.005, `glide curvature ${glide.pitchCurvature}`);
   assert.ok(wobbly.pitchCurvature > 0.02, `wobble curvature ${wobbly.pitchCurvature}`);
+});
+
+/** Random cepstral frames (30 coefficients) whose coefficient c varies by `spread(c)` around `offset(c)`. */
+function cepstralFrames(spread: (c: number) => number, offset: (c: number) => number, seed = 7) {
+  const random = seededRandom(seed);
+  const frames = 400;
+  const coefficients = 30;
+  const values = new Float32Array(frames * coefficients);
+  for (let f = 0; f < frames; f++)
+    for (let c = 0; c < coefficients; c++) values[f * coefficients + c] = offset(c) + spread(c) * (2 * random() - 1);
+  return { values, frames, coefficients };
+}
+
+test('global variance: over-smoothed upper cepstra lower the ratio; a fixed channel colouring and the level do not move it', () => {
+  const spread = (c: number): number => 3 / c;
+  const live = globalVarianceRatio(cepstralFrames(spread, () => 0));
+  const smoothed = globalVarianceRatio(
+    cepstralFrames(
+      (c) => (c >= 15 ? 0.5 : 1) * spread(c),
+      () => 0,
+    ),
+  );
+  const coloured = globalVarianceRatio(cepstralFrames(spread, (c) => (c === 0 ? 20 : 5 / c)));
+  // Halving the upper cepstra's spread quarters their variance: log10(1/4) lower.
+  assert.ok(Math.abs(smoothed - live - Math.log10(0.25)) < 0.05, `smoothed ${smoothed} live ${live}`);
+  assert.ok(Math.abs(coloured - live) < 1e-3, `coloured ${coloured} live ${live}`);
+  // Only the selected frames count: selecting the smoothed half of a mixed recording reads it as smoothed.
+  const first = cepstralFrames(spread, () => 0);
+  const second = cepstralFrames(
+    (c) => (c >= 15 ? 0.5 : 1) * spread(c),
+    () => 0,
+  );
+  const both = { values: new Float32Array([...first.values, ...second.values]), frames: 800, coefficients: 30 };
+  assert.ok(Math.abs(globalVarianceRatio(both, (f) => f >= 400) - smoothed) < 1e-6);
+  assert.throws(() => globalVarianceRatio({ values: new Float32Array(20), frames: 1, coefficients: 20 }), RangeError);
 });
