@@ -45,13 +45,11 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
 export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const c0 = process.cpuUsage(); const t0 = performance.now();
   const code = await runVeriport(args, {
     env: { ...process.env, ...env },
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
   });
-  const c1 = process.cpuUsage(c0); process.stderr.write(`INPROC ${args.join(' ')} wall=${Math.round(performance.now()-t0)} cpu=${Math.round((c1.user+c1.system)/1000)}\n`);
   if (code < 0) throw new Error(`veriport ${args.join(' ')} started a server in the test process`);
   return { code, stdout, stderr };
 }
@@ -68,10 +66,6 @@ export interface ServerProcess {
 
 /** Starts `veriport serve` on a free port and resolves once `/health` answers. */
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const ts = performance.now();
-  try { return await startServer0(env, args); } finally { process.stderr.write(`SERVER wall=${Math.round(performance.now()-ts)}\n`); }
-}
-async function startServer0(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(

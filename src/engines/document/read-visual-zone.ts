@@ -43,7 +43,7 @@ const OTHER_SIDE_ROOM = 0.6;
  * @example
  * const viz = await readVisualZone(reader, { frame: jpeg, page: reading.page, referenceDate: Date.now() });
  * viz.fields.surname?.value; // 'ERIKSSON'
- * @throws {ImageDecodeError} when the frame is not a supported image
+ * @throws {ImageDecodeError} when the page, or the frame where it is read, is not a supported image
  */
 export async function readVisualZone(reader: VisualZoneText, input: VisualZoneInput): Promise<VisualZoneReading> {
   const started = { wall: performance.now(), cpu: cpuNowMs() };

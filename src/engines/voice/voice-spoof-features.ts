@@ -9,7 +9,8 @@ import { bandLimitCues } from './spoof-cues/band-limit.js';
 import { pauseNoise } from './spoof-cues/breath-noise.js';
 import { frameLevelsDb } from './spoof-cues/frame-levels.js';
 import { globalVarianceRatio } from './spoof-cues/global-variance.js';
-import { harmonicity } from './spoof-cues/harmonicity.js';
+import { harmonicPhase } from './spoof-cues/harmonic-phase.js';
+import { harmonicity, PITCH_FRAME, PITCH_HOP } from './spoof-cues/harmonicity.js';
 import { longTermSpectrum } from './spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from './spoof-cues/low-frequency-rolloff.js';
 import { mainsHum } from './spoof-cues/mains-hum.js';
@@ -20,7 +21,7 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/5';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/6';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -53,6 +54,7 @@ export const VOICE_SPOOF_CUE_NAMES = [
   'harmonicity.highBand',
   'harmonicity.pitchCurvature',
   'globalVariance.highOverLow',
+  'harmonicPhase.coherence',
 ] as const;
 export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
@@ -125,6 +127,8 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'harmonicity.highBand': harmonic.highBand,
     'harmonicity.pitchCurvature': harmonic.pitchCurvature,
     'globalVariance.highOverLow': globalVarianceRatio(cepstra, select),
+    'harmonicPhase.coherence': harmonicPhase(speech, { periods: harmonic.periods, frame: PITCH_FRAME, hop: PITCH_HOP })
+      .coherence,
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
   cepstralMeans(cepstra.values, select, spectrum.frames, row);

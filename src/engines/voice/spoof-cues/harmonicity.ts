@@ -12,12 +12,21 @@ export interface HarmonicityCues {
   readonly highBand: number;
   /** Median |second difference| of log2 F0 over runs of three voiced frames 20 ms apart (octaves). */
   readonly pitchCurvature: number;
+  /**
+   * Pitch period (samples, sub-sample) of each 40 ms frame starting every 20 ms (frame i at sample 320 i),
+   * 0 where the frame is not voiced: the track other cues (harmonic-phase.ts) analyse the voiced frames by.
+   */
+  readonly periods: Float64Array;
 }
+
+/** Analysis frame of the pitch track (samples at 16 kHz) and its hop. */
+export const PITCH_FRAME = 640;
+export const PITCH_HOP = 320;
 
 const RATE = 16_000;
 /** 40 ms Hann frames every 20 ms; lags up to 267 samples (60 Hz) fit a 1024-point linear autocorrelation. */
-const FRAME = 640;
-const HOP = 320;
+const FRAME = PITCH_FRAME;
+const HOP = PITCH_HOP;
 const FFT = 1024;
 const MIN_LAG = 40;
 const MAX_LAG = 267;
@@ -108,6 +117,7 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
   }
   const high: number[] = [];
   const logF0: number[] = []; // NaN for a frame not voiced
+  const periods = new Float64Array(energies.length);
   for (let index = 0; index < energies.length; index++) {
     const power = spectra.get(index);
     if (power === undefined) {
@@ -160,6 +170,7 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
     const denominator = a - 2 * b + c;
     const offset = denominator < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / denominator)) : 0;
     logF0.push(Math.log2(RATE / (bestLag + offset)));
+    periods[index] = bestLag + offset;
     if (high0 <= 0) continue;
     // High band (4-7 kHz) analytic autocorrelation (R + iQ) / 2: its magnitude is the band's periodicity at
     // that lag whatever the sub-sample phase of the period.
@@ -178,7 +189,7 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
     if (Number.isNaN(x + y + z) || Math.abs(z - y) > 0.3 || Math.abs(y - x) > 0.3) continue;
     curvature.push(Math.abs(z - 2 * y + x));
   }
-  return { highBand: median(high), pitchCurvature: median(curvature) };
+  return { highBand: median(high), pitchCurvature: median(curvature), periods };
 }
 
 function median(values: number[]): number {

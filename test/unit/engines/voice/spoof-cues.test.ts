@@ -6,7 +6,8 @@ import { bandLimitCues } from '../../../../src/engines/voice/spoof-cues/band-lim
 import { pauseNoise } from '../../../../src/engines/voice/spoof-cues/breath-noise.js';
 import { frameLevelsDb } from '../../../../src/engines/voice/spoof-cues/frame-levels.js';
 import { globalVarianceRatio } from '../../../../src/engines/voice/spoof-cues/global-variance.js';
-import { harmonicity } from '../../../../src/engines/voice/spoof-cues/harmonicity.js';
+import { harmonicPhase } from '../../../../src/engines/voice/spoof-cues/harmonic-phase.js';
+import { harmonicity, PITCH_FRAME, PITCH_HOP } from '../../../../src/engines/voice/spoof-cues/harmonicity.js';
 import { longTermSpectrum } from '../../../../src/engines/voice/spoof-cues/long-term-spectrum.js';
 import { lowFrequencyRolloff } from '../../../../src/engines/voice/spoof-cues/low-frequency-rolloff.js';
 import { mainsHum } from '../../../../src/engines/voice/spoof-cues/mains-hum.js';
@@ -190,6 +191,44 @@ test('harmonicity: a pulse-excited high band is periodic, a noise-filled one is 
   const wobbly = harmonicity(harmonicTone((i) => wobble[Math.floor(i / 320)] ?? 120, 4000, 0));
   assert.ok(glide.pitchCurvature < 0.005, `glide curvature ${glide.pitchCurvature}`);
   assert.ok(wobbly.pitchCurvature > 0.02, `wobble curvature ${wobbly.pitchCurvature}`);
+});
+
+/**
+ * Harmonics 1..10 of a 120 Hz voice with a 5 Hz, 2% vibrato (a perfectly steady tone lets the pitch track
+ * read twice the period), whose phase offsets relative to the fundamental are re-drawn every `changeMs`
+ * (never when undefined): the glottal cycle's shape changing at random, as a jumpy vocoder makes it.
+ */
+function harmonicsWithPhases(changeMs: number | undefined, seed = 13): Float32Array {
+  const random = seededRandom(seed);
+  const out = new Float32Array(2 * RATE);
+  const offsets = Array.from({ length: 11 }, () => 2 * Math.PI * random());
+  const every = changeMs === undefined ? Infinity : Math.round((changeMs * RATE) / 1000);
+  let phase = 0;
+  for (let i = 0; i < out.length; i++) {
+    if (i > 0 && i % every === 0) for (let k = 2; k <= 10; k++) offsets[k] = 2 * Math.PI * random();
+    phase += (120 * (1 + 0.02 * Math.sin((2 * Math.PI * 5 * i) / RATE))) / RATE;
+    let sum = 0;
+    for (let k = 1; k <= 10; k++) sum += Math.cos(2 * Math.PI * k * phase + (offsets[k] ?? 0)) / k;
+    out[i] = 0.05 * sum;
+  }
+  return out;
+}
+
+test('harmonicPhase: steady relative harmonic phases are coherent from frame to frame, randomly re-drawn ones are not', () => {
+  const coherenceOf = (samples: Float32Array): number =>
+    harmonicPhase(samples, { periods: harmonicity(samples).periods, frame: PITCH_FRAME, hop: PITCH_HOP }).coherence;
+  const steady = coherenceOf(harmonicsWithPhases(undefined));
+  const jumpy = coherenceOf(harmonicsWithPhases(10));
+  assert.ok(steady > 0.95, `steady phases ${steady}`);
+  assert.ok(jumpy < 0.4, `re-drawn phases ${jumpy}`);
+  // Unvoiced input: no frame pairs, coherence 0.
+  const noise = harmonicPhase(whiteNoise(1, -20, 2), {
+    periods: new Float64Array(50),
+    frame: PITCH_FRAME,
+    hop: PITCH_HOP,
+  });
+  assert.equal(noise.pairs, 0);
+  assert.equal(noise.coherence, 0);
 });
 
 /** Random cepstral frames (30 coefficients) whose coefficient c varies by `spread(c)` around `offset(c)`. */
