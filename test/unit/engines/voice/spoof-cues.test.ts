@@ -219,8 +219,8 @@ test('harmonicPhase: steady relative harmonic phases are coherent from frame to 
     harmonicPhase(samples, { periods: harmonicity(samples).periods, frame: PITCH_FRAME, hop: PITCH_HOP }).coherence;
   const steady = coherenceOf(harmonicsWithPhases(undefined));
   const jumpy = coherenceOf(harmonicsWithPhases(10));
-  assert.ok(steady > 0.95, `steady phases ${steady}`);
-  assert.ok(jumpy < 0.4, `re-drawn phases ${jumpy}`);
+  assert.ok(steady > 0.6, `steady phases ${steady}`);
+  assert.ok(jumpy < 0.35, `re-drawn phases ${jumpy}`);
   // Unvoiced input: no frame pairs, coherence 0.
   const noise = harmonicPhase(whiteNoise(1, -20, 2), {
     periods: new Float64Array(50),
