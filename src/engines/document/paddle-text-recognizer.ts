@@ -101,26 +101,9 @@ export class PaddleTextRecognizer {
   /** Reads several lines in one model run (padded to the widest with white). */
   async recognizeBatch(lines: readonly GrayImage[]): Promise<RecognizedLine[]> {
     if (lines.length === 0) return [];
-    const widths = lines.map((l) => Math.max(8, Math.round((l.width * RECOGNIZER_HEIGHT) / l.height)));
-    const width = Math.max(...widths);
-    const plane = RECOGNIZER_HEIGHT * width;
-    const input = new Float32Array(lines.length * 3 * plane).fill(1);
-    lines.forEach((line, n) => {
-      const w = widths[n] ?? width;
-      const scaled = resizeBilinear(line, w, RECOGNIZER_HEIGHT);
-      for (let y = 0; y < RECOGNIZER_HEIGHT; y++) {
-        for (let x = 0; x < w; x++) {
-          const v = (scaled[y * w + x] ?? 255) / 127.5 - 1;
-          const at = n * 3 * plane + y * width + x;
-          input[at] = v;
-          input[at + plane] = v;
-          input[at + 2 * plane] = v;
-        }
-      }
-    });
     const name = this.session.inputNames[0] ?? 'x';
     const outputs = await this.session.run({
-      [name]: new Tensor('float32', input, [lines.length, 3, RECOGNIZER_HEIGHT, width]),
+      [name]: recognizerInput(lines, RECOGNIZER_HEIGHT),
     });
     const output = outputs[this.session.outputNames[0] ?? ''];
     if (!output) throw new Error('the recogniser gave no output');
@@ -226,6 +209,34 @@ export function sameGlyphs(character: string): string[] {
 }
 
 /** Bilinear resampling of a grey image to `width` × `height` (area-averaged first when shrinking a lot). */
+/**
+ * The recogniser's input tensor for text-line images: each scaled to `height` (width in proportion), padded
+ * white to the widest, normalised as PaddleOCR trains it, (v / 255 - 0.5) / 0.5, grey in all three channels.
+ *
+ * @example
+ * await session.run({ x: recognizerInput([line], RECOGNIZER_HEIGHT) });
+ */
+export function recognizerInput(lines: readonly GrayImage[], height: number): Tensor {
+  const widths = lines.map((l) => Math.max(8, Math.round((l.width * height) / l.height)));
+  const width = Math.max(...widths);
+  const plane = height * width;
+  const input = new Float32Array(lines.length * 3 * plane).fill(1);
+  lines.forEach((line, n) => {
+    const w = widths[n] ?? width;
+    const scaled = resizeBilinear(line, w, height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < w; x++) {
+        const v = (scaled[y * w + x] ?? 255) / 127.5 - 1;
+        const at = n * 3 * plane + y * width + x;
+        input[at] = v;
+        input[at + plane] = v;
+        input[at + 2 * plane] = v;
+      }
+    }
+  });
+  return new Tensor('float32', input, [lines.length, 3, height, width]);
+}
+
 export function resizeBilinear(image: GrayImage, width: number, height: number): Uint8Array {
   const out = new Uint8Array(width * height);
   const sx = image.width / width;

@@ -6,7 +6,7 @@ import onnxProto from 'onnx-proto';
 import sharp from 'sharp';
 import { openCpuSession } from '../face/runtime/onnx-session.js';
 import { grayOf, type GrayImage, type RgbImage } from './gray-image.js';
-import { RECOGNIZER_HEIGHT, resizeBilinear } from './paddle-text-recognizer.js';
+import { RECOGNIZER_HEIGHT, recognizerInput } from './paddle-text-recognizer.js';
 
 // onnx-proto is CommonJS: the namespace is a property of its default export.
 const { onnx } = onnxProto;
@@ -242,27 +242,9 @@ export class VisualZoneText {
 
   /** The recogniser's output on `images` scaled to the recognition height (padded white to the widest). */
   private async recognizerRun(images: readonly GrayImage[]): Promise<{ dims: readonly number[]; data: Float32Array }> {
-    const lineHeight = this.options.recognitionHeight;
-    const widths = images.map((l) => Math.max(8, Math.round((l.width * lineHeight) / l.height)));
-    const width = Math.max(...widths);
-    const plane = lineHeight * width;
-    const input = new Float32Array(images.length * 3 * plane).fill(1);
-    images.forEach((line, n) => {
-      const w = widths[n] ?? width;
-      const scaled = resizeBilinear(line, w, lineHeight);
-      for (let y = 0; y < lineHeight; y++) {
-        for (let x = 0; x < w; x++) {
-          const v = (scaled[y * w + x] ?? 255) / 127.5 - 1;
-          const at = n * 3 * plane + y * width + x;
-          input[at] = v;
-          input[at + plane] = v;
-          input[at + 2 * plane] = v;
-        }
-      }
-    });
     const name = this.recognizer.inputNames[0] ?? 'x';
     const outputs = await this.recognizer.run({
-      [name]: new Tensor('float32', input, [images.length, 3, lineHeight, width]),
+      [name]: recognizerInput(images, this.options.recognitionHeight),
     });
     const output = outputs[this.recognizer.outputNames[0] ?? ''];
     if (!output || !(output.data instanceof Float32Array)) throw new Error('the recogniser gave no float output');
