@@ -67,13 +67,30 @@ function quantileOf(sorted: readonly number[], q: number): number {
  * Standardiser and cue range from the bona fide rows, logistic part from all rows (1 = bona fide); rows the
  * service's gates refuse are left out (it never scores them).
  */
-function train(allRows: readonly Row[], cueIndices: readonly number[] = CUE_INDICES): TrainedModel {
+/**
+ * Which features the logistic part may weigh: `rangeOnly` ones get neither a linear nor a square weight (their
+ * expanded columns are zero, so the fit gives them weight 0 and the run-time classifier needs nothing new),
+ * `linearOnly` ones no square weight. Used to measure where a cue belongs.
+ */
+export interface LogisticMask {
+  readonly rangeOnly?: readonly number[];
+  readonly linearOnly?: readonly number[];
+}
+
+function train(
+  allRows: readonly Row[],
+  cueIndices: readonly number[] = CUE_INDICES,
+  mask: LogisticMask = {},
+): TrainedModel {
   const rows = allRows.filter((row) => row.refused === undefined);
   const bonafide = rows.filter((row) => row.item.kind === 'bonafide').map((row) => row.features);
   const standardiser = fitStandardiser(bonafide);
   const expand = (features: readonly number[]): number[] => {
     const z = [...standardise(features, standardiser)];
-    return [...z, ...z.map((v) => v * v)];
+    const squares = z.map((v) => v * v);
+    for (const j of mask.rangeOnly ?? []) z[j] = squares[j] = 0;
+    for (const j of mask.linearOnly ?? []) squares[j] = 0;
+    return [...z, ...squares];
   };
   // The expanded columns (z and z²) are standardised again before the fit, so that L2 weighs them alike;
   // that second standardisation is folded into the weights and bias, leaving one affine map at run time.
@@ -114,12 +131,14 @@ function crossValidate(
   trainOn: (row: Row) => boolean,
   testOn: (row: Row) => boolean,
   cueIndices: readonly number[] = CUE_INDICES,
+  mask: LogisticMask = {},
 ): Scored[] {
   const scored: Scored[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const model = train(
       rows.filter((row) => row.item.fold !== fold && trainOn(row)),
       cueIndices,
+      mask,
     );
     for (const row of rows)
       if (row.item.fold === fold && testOn(row))
@@ -227,9 +246,12 @@ export function evaluateRows(
     readonly featureMsPer5s?: number;
     /** Row indices of the cues the bona fide range term checks (default: the shipped cues). */
     readonly cueIndices?: readonly number[];
+    /** Features kept out of the logistic part, or out of its square terms (default: none). */
+    readonly mask?: LogisticMask;
   },
 ): VoiceSpoofEvaluation {
   const cueIndices = options.cueIndices ?? CUE_INDICES;
+  const mask = options.mask ?? {};
   const rows = options.trainingOnly ? allRows : allRows.filter((row) => !isTrainingOnly(row));
   const counts: Record<string, number> = {};
   const refusedCounts: Record<string, number> = {};
@@ -257,6 +279,7 @@ export function evaluateRows(
       (row) => row.item.kind !== held,
       (row) => row.item.kind === 'bonafide' || row.item.kind === held,
       cueIndices,
+      mask,
     );
     const byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
     byLevel.forEach((c, i) => {
@@ -306,6 +329,7 @@ export function evaluateRows(
     () => true,
     (row) => !isTrainingOnly(row),
     cueIndices,
+    mask,
   );
   lines.push('');
   lines.push(
@@ -344,7 +368,7 @@ export function evaluateRows(
         .map((s) => round(s.pLive))
         .sort((a, b) => a - b),
     },
-    model: train(rows, cueIndices),
+    model: train(rows, cueIndices, mask),
     counts,
   };
 }
