@@ -49,3 +49,33 @@ test('asBrowserRecording: a corpus file arrives as a 48 kHz recording, cut by th
   assert.ok(Math.abs(level(low.audio.samples) - 0.3 / Math.SQRT2) < 0.01);
   assert.ok(level(high.audio.samples) < 0.3e-3, `7.8 kHz kept at ${level(high.audio.samples)}`);
 });
+
+test('train: a feature masked rangeOnly gets no logistic weight but stays in the range term, linearOnly no square', () => {
+  const { train } = testing;
+  const d = 48;
+  // Deterministic rows: feature 47 separates the classes, the rest is a fixed pseudo-random pattern.
+  const rows = Array.from({ length: 60 }, (_, i) => {
+    const live = i % 2 === 0;
+    const features = Array.from({ length: d }, (_, j) => Math.sin(i * 12.9898 + j * 78.233) * 0.5);
+    features[d - 1] = (live ? 1 : -1) + 0.3 * Math.sin(i * 3.1);
+    return {
+      item: {
+        kind: live ? ('bonafide' as const) : ('espeak' as const),
+        fold: 0,
+        source: 's',
+        path: `p${i}`,
+        recipe: 'r',
+      },
+      features,
+    };
+  });
+  const free = train(rows, [d - 1]);
+  assert.ok(Math.abs(free.weights[d - 1] ?? 0) > 0.01, 'the separating feature is weighed when not masked');
+  const rangeOnly = train(rows, [d - 1], { rangeOnly: [d - 1] });
+  assert.equal(rangeOnly.weights[d - 1], 0);
+  assert.equal(rangeOnly.weights[2 * d - 1], 0);
+  assert.deepEqual(rangeOnly.cueRange.features, [d - 1]);
+  const linearOnly = train(rows, [d - 1], { linearOnly: [d - 1] });
+  assert.equal(linearOnly.weights[2 * d - 1], 0);
+  assert.ok(Math.abs(linearOnly.weights[d - 1] ?? 0) > 0.01);
+});
