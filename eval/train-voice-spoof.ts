@@ -159,20 +159,22 @@ interface ErrorCounts {
   bonafideRefused: number;
 }
 
+const emptyCounts = (): ErrorCounts => ({
+  attacks: 0,
+  accepted: 0,
+  attacksRefused: 0,
+  bonafide: 0,
+  rejected: 0,
+  bonafideRefused: 0,
+});
+
 /**
  * APCER/BPCER counts at a target BPCER, each fold's threshold read off the other folds' scored bona fide (as
  * the shipped thresholds are read off scored samples). A refused bona fide item is a rejection, a refused
  * attack is not accepted.
  */
 function errorsAt(scored: readonly Scored[], targetBpcer: number): ErrorCounts {
-  const counts: ErrorCounts = {
-    attacks: 0,
-    accepted: 0,
-    attacksRefused: 0,
-    bonafide: 0,
-    rejected: 0,
-    bonafideRefused: 0,
-  };
+  const counts = emptyCounts();
   for (let fold = 0; fold < FOLDS; fold++) {
     const reference = scored
       .filter((s) => s.row.item.fold !== fold && s.row.item.kind === 'bonafide' && !Number.isNaN(s.pLive))
@@ -222,15 +224,6 @@ export interface VoiceSpoofEvaluation {
   readonly model: TrainedModel;
   readonly counts: Readonly<Record<string, number>>;
 }
-
-const emptyCounts = (): ErrorCounts => ({
-  attacks: 0,
-  accepted: 0,
-  attacksRefused: 0,
-  bonafide: 0,
-  rejected: 0,
-  bonafideRefused: 0,
-});
 
 /**
  * Leave-one-attack-out and all-kinds-seen figures of feature rows, and the model trained on all of them.

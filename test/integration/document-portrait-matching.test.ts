@@ -12,20 +12,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
-import { DocumentEngine } from '../../src/engines/document/document-engine.js';
-import { openStore, type Store } from '../../src/store/database.js';
 import type { ValidateResponse } from '../../src/services/document-validation/schemas.js';
-import { testApp } from '../helpers/app.js';
+import { documentTestParts, type DocumentTestParts } from '../helpers/document-app.js';
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
-import { closeTestFaceEngine, photoFrame, portrait, testFaceEngine, type Person } from '../helpers/faces.js';
+import { photoFrame, portrait, type Person } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
 import { composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
 /** scorePercent 50 = FMR 10^-3 on the dev-set calibration (F500): the threshold face-matching.test.ts uses. */
 const THRESHOLD_PERCENT = 50;
 
-let engine: DocumentEngine;
-let store: Store;
+let parts: DocumentTestParts;
 let app: FastifyInstance;
 
 /**
@@ -70,15 +67,12 @@ async function scorePercent(probe: string, selfie: Buffer): Promise<number> {
 
 before(async () => {
   requireOcrBFont();
-  engine = DocumentEngine.start();
-  store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  app = await testApp({}, { store, documentEngine: engine, faceEngine: testFaceEngine() });
+  parts = await documentTestParts();
+  app = await parts.app();
 });
 after(async () => {
   await app.close();
-  await engine.close();
-  await closeTestFaceEngine();
-  await store.close();
+  await parts.close();
 });
 
 describe('the printed portrait as a face-matching probe (document validation -> face matching)', () => {

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { DocumentEngine } from '../../src/engines/document/document-engine.js';
-import { openStore, type Store } from '../../src/store/database.js';
 import type { ValidateResponse } from '../../src/services/document-validation/schemas.js';
-import { testApp } from '../helpers/app.js';
+import { documentTestParts, type DocumentTestParts } from '../helpers/document-app.js';
 import { photographPage, printedFields, requireOcrBFont } from '../helpers/document-render.js';
-import { closeTestFaceEngine, testFaceEngine } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
 import { composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
@@ -15,8 +12,7 @@ const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 /** `12 AUG/AOUT 1974`, `15 APR/AVR 2032`: what the MRZ truth holds, printed. */
 const PRINTED = printedFields(SPECIMEN_TRUTH);
 
-let engine: DocumentEngine;
-let store: Store;
+let parts: DocumentTestParts;
 let app: FastifyInstance;
 
 async function validate(image: Buffer): Promise<ValidateResponse> {
@@ -27,15 +23,12 @@ async function validate(image: Buffer): Promise<ValidateResponse> {
 
 before(async () => {
   requireOcrBFont();
-  engine = DocumentEngine.start();
-  store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  app = await testApp({}, { store, documentEngine: engine, faceEngine: testFaceEngine() });
+  parts = await documentTestParts();
+  app = await parts.app();
 });
 after(async () => {
   await app.close();
-  await engine.close();
-  await closeTestFaceEngine();
-  await store.close();
+  await parts.close();
 });
 
 describe('document validation: the visual inspection zone', () => {

@@ -2,21 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { DocumentEngine } from '../../src/engines/document/document-engine.js';
-import { openStore, type Store } from '../../src/store/database.js';
 import { usageCountersRepository } from '../../src/store/usage-counters.js';
 import type { ValidateResponse } from '../../src/services/document-validation/schemas.js';
-import { currentPeriod, testApp } from '../helpers/app.js';
+import { currentPeriod } from '../helpers/app.js';
+import { documentTestParts, type DocumentTestParts } from '../helpers/document-app.js';
 import { photographPage, requireOcrBFont } from '../helpers/document-render.js';
-import { closeTestFaceEngine, portrait, testFaceEngine } from '../helpers/faces.js';
+import { portrait, testFaceEngine } from '../helpers/faces.js';
 import { httpPost } from '../helpers/http.js';
 import { checkDigitOf, composeMrz, SPECIMEN_TRUTH } from '../helpers/mrz-composer.js';
 
 const MRZ = composeMrz('TD3', SPECIMEN_TRUTH);
 const URL = '/document-validation/validate';
 
-let engine: DocumentEngine;
-let store: Store;
+let parts: DocumentTestParts;
 let app: FastifyInstance;
 
 /**
@@ -51,15 +49,12 @@ function assertSpringError(response: LightMyRequestResponse, status: number, mes
 
 before(async () => {
   requireOcrBFont();
-  engine = DocumentEngine.start();
-  store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
-  app = await testApp({}, { store, documentEngine: engine, faceEngine: testFaceEngine() });
+  parts = await documentTestParts();
+  app = await parts.app();
 });
 after(async () => {
   await app.close();
-  await engine.close();
-  await closeTestFaceEngine();
-  await store.close();
+  await parts.close();
 });
 
 describe('document validation (Doc 3 C) through HTTP', () => {
@@ -162,8 +157,8 @@ describe('document validation (Doc 3 C) through HTTP', () => {
   it('counts its calls in the usage report', async () => {
     await app.close();
     const { year, month } = currentPeriod();
-    const rows = await usageCountersRepository(store.db).list({ serverName: 'document-validation', year, month });
+    const rows = await usageCountersRepository(parts.store.db).list({ serverName: 'document-validation', year, month });
     assert.ok((rows.find((r) => r.endpoint === '/validate')?.counter ?? 0) >= 3);
-    app = await testApp({}, { store, documentEngine: engine, faceEngine: testFaceEngine() });
+    app = await parts.app();
   });
 });
