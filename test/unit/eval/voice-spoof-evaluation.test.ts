@@ -79,3 +79,22 @@ test('train: a feature masked rangeOnly gets no logistic weight but stays in the
   assert.equal(linearOnly.weights[2 * d - 1], 0);
   assert.ok(Math.abs(linearOnly.weights[d - 1] ?? 0) > 0.01);
 });
+
+test('trainsWhileHeldOut: what shares the held kind mechanism stays out of training', () => {
+  const { trainsWhileHeldOut } = testing;
+  const row = (kind: CorpusKind, source: string) => ({
+    item: { kind, fold: 0, source, path: 'p', recipe: 'r' },
+    features: [],
+  });
+  // A replay of flite speech is flite's output through a loudspeaker: unseen flite means none of it.
+  assert.equal(trainsWhileHeldOut(row('tts-replay', 'flite:kal'), 'flite'), false);
+  assert.equal(trainsWhileHeldOut(row('tts-replay', 'festival:kal'), 'flite'), true);
+  assert.equal(trainsWhileHeldOut(row('flite', 'kal'), 'flite'), false);
+  assert.equal(trainsWhileHeldOut(row('espeak', 'en'), 'flite'), true);
+  // The two replay kinds share the simulated loudspeaker and room.
+  assert.equal(trainsWhileHeldOut(row('tts-replay', 'espeak:en'), 'replay'), false);
+  assert.equal(trainsWhileHeldOut(row('replay', 'ls-103'), 'tts-replay'), false);
+  assert.equal(trainsWhileHeldOut(row('flite', 'kal'), 'tts-replay'), true);
+  assert.equal(trainsWhileHeldOut(row('bonafide', 'ls-103'), 'replay'), true);
+  assert.equal(trainsWhileHeldOut(row('vocoded', 'ls-103'), 'replay'), true);
+});
