@@ -15,8 +15,8 @@
  *  - leave one attack out: for each attack kind, models trained on bona fide + the other kinds (without what
  *    shares the held kind's mechanism: replays of a held engine's speech, the other replay kind when a replay
  *    kind is held; with the training-only vocoded class, which is never held out nor scored) of two folds
- *    score the third fold's bona fide and held-out-kind samples; each fold's thresholds come from the other folds' held-out bona fide
- *    scores. APCER / BPCER at alfa2/4/6 per unseen kind and pooled over kinds;
+ *    score the third fold's bona fide and held-out-kind samples; each fold's thresholds come from the other
+ *    folds' held-out bona fide scores. APCER / BPCER at alfa2/4/6 per unseen kind and pooled over kinds;
  *  - all kinds seen: the same folds with every kind in training; its held-out scores are the ones the
  *    shipped model's thresholds and score_frr are read from.
  * The shipped model is trained on everything. Writes reports/voice-spoof.{md,json} (aggregates only).
