@@ -132,6 +132,15 @@ export function parseWav(bytes: Uint8Array, maxSeconds = Number.POSITIVE_INFINIT
   const samples = new Float32Array(count);
   let clipped = 0;
   const start = data.at;
+  if (code !== IEEE_FLOAT && code !== A_LAW && code !== MU_LAW && width === 2) {
+    // 16-bit PCM, what most recorders write: the loop below without its per-sample format dispatch.
+    for (let i = 0; i < count; i++) {
+      const level = view.getInt16(start + 2 * i, true);
+      samples[i] = level / 32768;
+      if (level === -32768 || level === 32767) clipped++;
+    }
+    return { samples, sampleRate, channels, clippedShare: clipped / count };
+  }
   for (let i = 0; i < count; i++) {
     const offset = start + i * width;
     let value: number;

@@ -107,7 +107,22 @@ export function lfcc(spectrum: PowerSpectrogram, options: LfccOptions = {}): Cep
           energy += (filter.weights[k] ?? 0) * (power[row + filter.firstBin + k] ?? 0);
       logEnergy[m] = Math.log(Math.max(energy, ENERGY_FLOOR));
     }
-    for (let c = 0; c < coefficients; c++) {
+    // Two cepstra at a time, each summed in its own variable in the filters' order (the same value to the bit).
+    let c = 0;
+    for (; c + 1 < coefficients; c += 2) {
+      let sum0 = 0;
+      let sum1 = 0;
+      const row0 = c * filters;
+      const row1 = row0 + filters;
+      for (let m = 0; m < filters; m++) {
+        const x = logEnergy[m] ?? 0;
+        sum0 += (dct[row0 + m] ?? 0) * x;
+        sum1 += (dct[row1 + m] ?? 0) * x;
+      }
+      values[f * coefficients + c] = sum0;
+      values[f * coefficients + c + 1] = sum1;
+    }
+    for (; c < coefficients; c++) {
       let sum = 0;
       for (let m = 0; m < filters; m++) sum += (dct[c * filters + m] ?? 0) * (logEnergy[m] ?? 0);
       values[f * coefficients + c] = sum;

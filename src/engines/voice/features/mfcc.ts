@@ -83,7 +83,22 @@ export function mfcc(samples: Float32Array, options: MfccOptions = {}): MfccResu
       }
       logMel[m] = Math.log(e + ENERGY_FLOOR);
     }
-    for (let c = 0; c < coefficients; c++) {
+    // Two cepstra at a time, each summed in its own variable in the filters' order (the same value to the bit).
+    let c = 0;
+    for (; c + 1 < coefficients; c += 2) {
+      let s0 = 0;
+      let s1 = 0;
+      const row0 = c * filters;
+      const row1 = row0 + filters;
+      for (let m = 0; m < filters; m++) {
+        const x = logMel[m] ?? 0;
+        s0 += (dct[row0 + m] ?? 0) * x;
+        s1 += (dct[row1 + m] ?? 0) * x;
+      }
+      values[f * coefficients + c] = s0;
+      values[f * coefficients + c + 1] = s1;
+    }
+    for (; c < coefficients; c++) {
       let s = 0;
       for (let m = 0; m < filters; m++) s += (dct[c * filters + m] ?? 0) * (logMel[m] ?? 0);
       values[f * coefficients + c] = s;

@@ -1,4 +1,4 @@
-import { fft1d } from '../../../lib/fft.js';
+import { fftInPlace } from './fft-plan.js';
 
 /** Short-time analysis shared by every voice feature (MFCC, LFCC, ...): 25 ms Hamming frames every 10 ms. */
 export interface SpectrumOptions {
@@ -61,15 +61,17 @@ export function powerSpectrogram(samples: Float32Array, options: SpectrumOptions
   const im = new Float64Array(fftLength);
   for (let f = 0; f < frames; f++) {
     const start = f * hop;
-    re.fill(0);
+    // The frame fills re[0 .. frameLength); the rest is the FFT's zero padding.
+    re.fill(0, frameLength);
     im.fill(0);
+    // Pre-emphasis inside the frame (the first sample uses its real predecessor when there is one).
+    let previous = start > 0 ? (samples[start - 1] ?? 0) : 0;
     for (let i = 0; i < frameLength; i++) {
       const x = samples[start + i] ?? 0;
-      // Pre-emphasis inside the frame (the first sample uses its real predecessor when there is one).
-      const previous = start + i > 0 ? (samples[start + i - 1] ?? 0) : 0;
       re[i] = (x - alpha * previous) * (window[i] ?? 0);
+      previous = x;
     }
-    fft1d(re, im);
+    fftInPlace(re, im);
     const row = f * bins;
     for (let k = 0; k < bins; k++) {
       const r = re[k] ?? 0;

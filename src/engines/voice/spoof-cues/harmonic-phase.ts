@@ -80,10 +80,7 @@ export function harmonicPhase(speech: Float32Array, track: PitchTrack): Harmonic
   const previous = new Float64Array(HARMONICS + 1);
   const accRe = new Float64Array(HARMONICS + 1);
   const accIm = new Float64Array(HARMONICS + 1);
-  const stepCos = new Float64Array(HARMONICS + 1);
-  const stepSin = new Float64Array(HARMONICS + 1);
-  const c = new Float64Array(HARMONICS + 1);
-  const s = new Float64Array(HARMONICS + 1);
+  const windowed = new Float64Array(frame);
   let pairs = 0;
   let previousVoiced = false;
   for (let start = 0; start + frame <= speech.length; start += hop) {
@@ -92,28 +89,43 @@ export function harmonicPhase(speech: Float32Array, track: PitchTrack): Harmonic
       previousVoiced = false;
       continue;
     }
-    // A DFT at exactly k·F0 for each harmonic (rotating phasors, no bin rounding), all in one pass.
-    for (let k = 1; k <= HARMONICS; k++) {
-      const step = (2 * Math.PI * k) / period;
-      stepCos[k] = Math.cos(step);
-      stepSin[k] = Math.sin(step);
-      c[k] = 1;
-      s[k] = 0;
-      accRe[k] = 0;
-      accIm[k] = 0;
-    }
-    for (let i = 0; i < frame; i++) {
-      const v = (speech[start + i] ?? 0) * (window[i] ?? 0);
-      for (let k = 1; k <= HARMONICS; k++) {
-        const ck = c[k] ?? 0;
-        const sk = s[k] ?? 0;
-        accRe[k] = (accRe[k] ?? 0) + v * ck;
-        accIm[k] = (accIm[k] ?? 0) - v * sk;
-        const cs = stepCos[k] ?? 1;
-        const sn = stepSin[k] ?? 0;
-        c[k] = ck * cs - sk * sn;
-        s[k] = sk * cs + ck * sn;
+    // A DFT at exactly k·F0 for each harmonic (rotating phasors, no bin rounding), two harmonics per pass
+    // over the windowed frame: each harmonic's recurrence in local variables, the two chains overlapping.
+    for (let i = 0; i < frame; i++) windowed[i] = (speech[start + i] ?? 0) * (window[i] ?? 0);
+    for (let k = 1; k <= HARMONICS; k += 2) {
+      // With an odd HARMONICS the last pass computes its one harmonic twice.
+      const l = Math.min(k + 1, HARMONICS);
+      const stepK = (2 * Math.PI * k) / period;
+      const stepL = (2 * Math.PI * l) / period;
+      const csK = Math.cos(stepK);
+      const snK = Math.sin(stepK);
+      const csL = Math.cos(stepL);
+      const snL = Math.sin(stepL);
+      let cK = 1;
+      let sK = 0;
+      let reK = 0;
+      let imK = 0;
+      let cL = 1;
+      let sL = 0;
+      let reL = 0;
+      let imL = 0;
+      for (let i = 0; i < frame; i++) {
+        const v = windowed[i] ?? 0;
+        reK += v * cK;
+        imK -= v * sK;
+        const nextK = cK * csK - sK * snK;
+        sK = sK * csK + cK * snK;
+        cK = nextK;
+        reL += v * cL;
+        imL -= v * sL;
+        const nextL = cL * csL - sL * snL;
+        sL = sL * csL + cL * snL;
+        cL = nextL;
       }
+      accRe[k] = reK;
+      accIm[k] = imK;
+      accRe[l] = reL;
+      accIm[l] = imL;
     }
     const phase1 = Math.atan2(accIm[1] ?? 0, accRe[1] ?? 0);
     for (let k = 2; k <= HARMONICS; k++) {

@@ -3,7 +3,7 @@
  * whose period changes smoothly (or not at all), so voiced frames are more strongly periodic and the
  * frame-to-frame period jitter is lower than in a human voice.
  */
-import { fft1d } from '../../../lib/fft.js';
+import { fftInPlace } from '../features/fft-plan.js';
 
 export interface PeriodicityCues {
   /** Mean normalised autocorrelation peak of the voiced frames (0..1). */
@@ -25,25 +25,27 @@ const MAX_LAG = 128;
 const VOICED = 0.5;
 
 let windowLags: Float64Array | undefined;
+/** The Hann window of a frame. */
+const hann = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (FRAME - 1)));
 
 /** Autocorrelation of the Hann window itself, normalised to 1 at lag 0 (Boersma's correction). */
 function hannAutocorrelation(): Float64Array {
   if (windowLags !== undefined) return windowLags;
   const re = new Float64Array(FFT);
   const im = new Float64Array(FFT);
-  for (let i = 0; i < FRAME; i++) re[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (FRAME - 1));
+  re.set(hann);
   windowLags = autocorrelate(re, im);
   return windowLags;
 }
 
 /** In-place |FFT|² then inverse FFT (as a forward FFT of the conjugate): the linear autocorrelation, r(0) = 1. */
 function autocorrelate(re: Float64Array, im: Float64Array): Float64Array {
-  fft1d(re, im);
+  fftInPlace(re, im);
   for (let k = 0; k < FFT; k++) {
     re[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
     im[k] = 0;
   }
-  fft1d(re, im); // the power spectrum is real and even: a forward FFT is the inverse up to scale
+  fftInPlace(re, im); // the power spectrum is real and even: a forward FFT is the inverse up to scale
   const zero = re[0] ?? 0;
   const out = new Float64Array(MAX_LAG + 1);
   for (let lag = 0; lag <= MAX_LAG; lag++) out[lag] = zero > 0 ? (re[lag] ?? 0) / zero : 0;
@@ -80,8 +82,7 @@ export function periodicity(speech: Float32Array): PeriodicityCues {
     if (energy === 0 || energy < loudest * 1e-3) return; // 30 dB under the loudest frame: not analysed
     re.fill(0);
     im.fill(0);
-    for (let i = 0; i < FRAME; i++)
-      re[i] = (x[start + i] ?? 0) * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (FRAME - 1)));
+    for (let i = 0; i < FRAME; i++) re[i] = (x[start + i] ?? 0) * (hann[i] ?? 0);
     const r = autocorrelate(re, im);
     let bestR = 0;
     let bestLag = 0;

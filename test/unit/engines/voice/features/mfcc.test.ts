@@ -6,8 +6,10 @@ import {
   normaliseMeanVariance,
   selectFrames,
 } from '../../../../../src/engines/voice/features/feature-matrix.js';
+import { lfcc, linearFilterbank } from '../../../../../src/engines/voice/features/lfcc.js';
 import { hzToMel, melFilterbank, melToHz } from '../../../../../src/engines/voice/features/mel-filterbank.js';
 import { mfcc } from '../../../../../src/engines/voice/features/mfcc.js';
+import { powerSpectrogram } from '../../../../../src/engines/voice/features/power-spectrum.js';
 
 const RATE = 16_000;
 
@@ -71,4 +73,62 @@ test('energetic frames drop the quiet ones; selectFrames keeps the flagged rows 
   const matrix = { frames: 6, dims: 1, values: Float32Array.of(1, 2, 3, 4, 5, 6) };
   assert.deepEqual([...selectFrames(matrix, keep).values], [1, 2, 3, 5, 6]);
   assert.throws(() => selectFrames(matrix, new Uint8Array(2)), RangeError);
+});
+
+test('mfcc and lfcc are the plain filterbank, log and DCT, one cepstrum at a time, to the bit', () => {
+  const signal = tone(220, 0.5);
+  for (let i = 0; i < signal.length; i++) signal[i] = (signal[i] ?? 0) + 0.3 * Math.sin(i * i * 1e-5);
+  const spectrum = powerSpectrogram(signal, { sampleRate: RATE });
+  const { frames, bins, power } = spectrum;
+  // What mfcc and lfcc compute, written the plain way (mfcc keeps its log energies and DCT in float32).
+  const plain = (
+    bank: readonly { firstBin: number; weights: Float32Array }[],
+    count: number,
+    floor: (e: number) => number,
+    store: (values: number[]) => ArrayLike<number>,
+  ): number[] => {
+    const out: number[] = [];
+    const dct = store(
+      Array.from({ length: count * bank.length }, (_, i) => {
+        const [c, m] = [Math.floor(i / bank.length), i % bank.length];
+        return Math.sqrt((c === 0 ? 1 : 2) / bank.length) * Math.cos((Math.PI * c * (m + 0.5)) / bank.length);
+      }),
+    );
+    for (let f = 0; f < frames; f++) {
+      const logs = store(
+        bank.map(({ firstBin, weights }) => {
+          let e = 0;
+          weights.forEach((w, j) => (e += w * (power[f * bins + firstBin + j] ?? 0)));
+          return floor(e);
+        }),
+      );
+      for (let c = 0; c < count; c++) {
+        let sum = 0;
+        for (let m = 0; m < bank.length; m++) sum += (dct[c * bank.length + m] ?? 0) * (logs[m] ?? 0);
+        out.push(sum);
+      }
+    }
+    return out;
+  };
+  for (const count of [20, 13]) {
+    const bank = melFilterbank({ sampleRate: RATE, fftLength: 512, filters: 40, lowHz: 20, highHz: 7600 });
+    const expected = plain(
+      bank,
+      count,
+      (e) => Math.log(e + 1e-10),
+      (values) => Float32Array.from(values),
+    );
+    assert.deepEqual(Array.from(mfcc(signal, { coefficients: count }).values), Array.from(Float32Array.from(expected)));
+  }
+  for (const count of [30, 17]) {
+    const bank = linearFilterbank({ sampleRate: RATE, fftLength: 512, filters: 35, lowHz: 0, highHz: 7000 });
+    const expected = plain(
+      bank,
+      count,
+      (e) => Math.log(Math.max(e, 1e-10)),
+      (values) => values,
+    );
+    const actual = lfcc(spectrum, { filters: 35, coefficients: count, highHz: 7000 });
+    assert.deepEqual(Array.from(actual.values), Array.from(Float32Array.from(expected)));
+  }
 });
