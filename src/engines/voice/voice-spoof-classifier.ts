@@ -1,17 +1,24 @@
 /**
  * The voice spoof classifier at run time, its parameters in voice-spoof-model.json (written by
- * eval/train-voice-spoof.ts). Two parts, added on the logit scale:
- *  - a logistic regression on the standardised features and their squares (the squares let one weight say
- *    "too far from bona fide either way": synthetic speech is drier than a live voice, a replay wetter);
+ * eval/train-voice-spoof.ts). Three parts, added on the logit scale:
+ *  - a logistic regression on the standardised features, clipped to ±`clip` bona fide deviations, and their
+ *    squares (the squares let one weight say "too far from bona fide either way": synthetic speech is drier
+ *    than a live voice, a replay wetter; the clip bounds what one feature far outside anything trained on can
+ *    add, so that an unseen attack kind's extreme value cannot swing the logit through a weight learned on
+ *    other kinds);
  *  - a bona fide range check on the cues: the largest deviation of any cue from the bona fide centre, in
  *    bona fide spreads, lowers the logit by what exceeds a margin. It needs no attack examples, so it also
- *    stops an attack kind that training never saw when one of its cues is out of the live range.
+ *    stops an attack kind that training never saw when one of its cues is out of the live range;
+ *  - a bona fide density check on the cues jointly: the Mahalanobis distance of the standardised cues from
+ *    the bona fide mean (shrunk covariance of the bona fide training rows) lowers the logit by `gain` per
+ *    unit beyond a margin. An attack can sit inside the live range on every cue alone and still be far from
+ *    live speech in how its cues go together; this term, too, needs no attack example.
  */
 import { isFiniteNumber, isFiniteNumberArray, isRecord, isUnknownArray } from '../../lib/json-guards.js';
 import { VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_FEATURE_VERSION } from './voice-spoof-features.js';
 import modelJson from './voice-spoof-model.json' with { type: 'json' };
 
-export const VOICE_SPOOF_MODEL_KIND = 'quadratic-logistic+cue-range';
+export const VOICE_SPOOF_MODEL_KIND = 'clipped-quadratic-logistic+cue-range+cue-density';
 
 /** The bona fide range check: per checked feature, a centre and a spread, and the margin (in spreads). */
 export interface CueRange {
@@ -22,6 +29,23 @@ export interface CueRange {
   readonly margin: number;
 }
 
+/**
+ * The bona fide density check: a Gaussian over the standardised checked features (z = (x − mean) / std with
+ * the model's standardiser, not clipped), given by its mean and precision (inverse shrunk covariance).
+ */
+export interface CueDensity {
+  /** Indices into the feature row of the features checked (m of them). */
+  readonly features: readonly number[];
+  /** Bona fide mean of their standardised values (m). */
+  readonly centre: readonly number[];
+  /** m×m precision matrix, row-major, symmetric. */
+  readonly precision: readonly number[];
+  /** Distance the logit is not lowered below (a high quantile of cross-fitted bona fide distances). */
+  readonly margin: number;
+  /** Logit lowered per unit of distance beyond the margin. */
+  readonly gain: number;
+}
+
 export interface VoiceSpoofModel {
   readonly kind: typeof VOICE_SPOOF_MODEL_KIND;
   readonly featureVersion: string;
@@ -29,11 +53,14 @@ export interface VoiceSpoofModel {
   /** Standardisation of the raw features (bona fide training rows' mean and deviation). */
   readonly mean: readonly number[];
   readonly std: readonly number[];
-  /** 2·d logit weights: the d standardised features, then their d squares. */
+  /** Standardised features are clipped to ±clip before the logistic part. */
+  readonly clip: number;
+  /** 2·d logit weights: the d standardised (clipped) features, then their d squares. */
   readonly weights: readonly number[];
   readonly bias: number;
   readonly l2: number;
   readonly cueRange: CueRange;
+  readonly cueDensity: CueDensity;
   /**
    * P(live) of speaker-disjoint cross-validated bona fide and attack samples, ascending: what the security
    * levels' thresholds and `scoreFrr` are read from (voice-liveness-levels.ts).
@@ -51,7 +78,7 @@ export interface VoiceSpoofModel {
  * @throws {RangeError} when the row's length differs from the model's feature count
  */
 export function spoofLogit(
-  model: Pick<VoiceSpoofModel, 'mean' | 'std' | 'weights' | 'bias' | 'cueRange'>,
+  model: Pick<VoiceSpoofModel, 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'>,
   row: ArrayLike<number>,
 ): number {
   const d = model.mean.length;
@@ -59,10 +86,38 @@ export function spoofLogit(
   let logit = model.bias;
   // In bounds: the model was checked to hold d means, d deviations and 2·d weights.
   for (let j = 0; j < d; j++) {
-    const z = ((row[j] ?? 0) - (model.mean[j] ?? 0)) / (model.std[j] ?? 1);
+    const z = Math.max(-model.clip, Math.min(model.clip, ((row[j] ?? 0) - (model.mean[j] ?? 0)) / (model.std[j] ?? 1)));
     logit += (model.weights[j] ?? 0) * z + (model.weights[d + j] ?? 0) * z * z;
   }
-  return logit - Math.max(0, cueRangeDeviation(model.cueRange, row) - model.cueRange.margin);
+  const { cueRange, cueDensity } = model;
+  logit -= Math.max(0, cueRangeDeviation(cueRange, row) - cueRange.margin);
+  return logit - cueDensity.gain * Math.max(0, cueDensityDistance(model, row) - cueDensity.margin);
+}
+
+/**
+ * The Mahalanobis distance of a row's standardised checked features from the bona fide centre.
+ *
+ * @example
+ * const density = { features: [0, 1], centre: [0, 0], precision: [1, 0, 0, 1], margin: 0, gain: 1 };
+ * cueDensityDistance({ mean: [0, 0], std: [1, 1], cueDensity: density }, [3, 4]); // 5
+ */
+export function cueDensityDistance(
+  model: Pick<VoiceSpoofModel, 'mean' | 'std' | 'cueDensity'>,
+  row: ArrayLike<number>,
+): number {
+  const { features, centre, precision } = model.cueDensity;
+  const m = features.length;
+  // In bounds: the model was checked to hold m centres, an m×m precision and feature indices below d.
+  const v = features.map(
+    (index, k) => ((row[index] ?? 0) - (model.mean[index] ?? 0)) / (model.std[index] ?? 1) - (centre[k] ?? 0),
+  );
+  let squared = 0;
+  for (let i = 0; i < m; i++) {
+    let dot = 0;
+    for (let k = 0; k < m; k++) dot += (precision[i * m + k] ?? 0) * (v[k] ?? 0);
+    squared += (v[i] ?? 0) * dot;
+  }
+  return Math.sqrt(Math.max(0, squared));
 }
 
 /**
@@ -118,8 +173,21 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
       `${origin} is not a valid voice spoof model: ${what} (retrain it with npm run eval -- train-voice-spoof)`,
     );
   if (!isRecord(json)) throw malformed('not a JSON object');
-  const { kind, featureVersion, featureNames, mean, std, weights, bias, l2, cueRange, heldOutScores, provenance } =
-    json;
+  const {
+    kind,
+    featureVersion,
+    featureNames,
+    mean,
+    std,
+    clip,
+    weights,
+    bias,
+    l2,
+    cueRange,
+    cueDensity,
+    heldOutScores,
+    provenance,
+  } = json;
   if (kind !== VOICE_SPOOF_MODEL_KIND) throw malformed(`\`kind\` is not ${VOICE_SPOOF_MODEL_KIND}`);
   if (typeof featureVersion !== 'string') throw malformed('`featureVersion` is not a string');
   if (!isUnknownArray(featureNames) || !featureNames.every((name) => typeof name === 'string'))
@@ -132,6 +200,7 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
     throw malformed('`mean` and `std` need one value per feature, `weights` two');
   if (std.some((s) => s <= 0)) throw malformed('`std` holds a deviation that is not positive');
   if (!isFiniteNumber(bias) || !isFiniteNumber(l2)) throw malformed('`bias` or `l2` is not a finite number');
+  if (!isFiniteNumber(clip) || clip <= 0) throw malformed('`clip` is not a positive number');
   if (!isRecord(cueRange)) throw malformed('`cueRange` is not an object');
   const { features, centre, scale, margin } = cueRange;
   if (!isFiniteNumberArray(features) || !features.every((i) => Number.isInteger(i) && i >= 0 && i < d))
@@ -140,6 +209,8 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
     throw malformed('`cueRange.centre`, `.scale` or `.margin` is not numeric');
   if (centre.length !== features.length || scale.length !== features.length || scale.some((s) => s <= 0))
     throw malformed('`cueRange` needs one centre and one positive scale per checked feature');
+  const density = parseCueDensity(cueDensity, d);
+  if (typeof density === 'string') throw malformed(density);
   if (!isRecord(heldOutScores)) throw malformed('`heldOutScores` is not an object');
   const { live, spoof } = heldOutScores;
   if (!isAscendingProbabilities(live) || !isAscendingProbabilities(spoof) || live.length === 0)
@@ -151,13 +222,35 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
     featureNames: names,
     mean,
     std,
+    clip,
     weights,
     bias,
     l2,
     cueRange: { features, centre, scale, margin },
+    cueDensity: density,
     heldOutScores: { live, spoof },
     provenance,
   };
+}
+
+/** The checked cue density, or what is wrong with it. */
+function parseCueDensity(json: unknown, d: number): CueDensity | string {
+  if (!isRecord(json)) return '`cueDensity` is not an object';
+  const { features, centre, precision, margin, gain } = json;
+  if (!isFiniteNumberArray(features) || !features.every((i) => Number.isInteger(i) && i >= 0 && i < d))
+    return '`cueDensity.features` is not an array of feature indices';
+  const m = features.length;
+  if (!isFiniteNumberArray(centre) || centre.length !== m) return '`cueDensity.centre` needs one number per feature';
+  if (!isFiniteNumberArray(precision) || precision.length !== m * m)
+    return '`cueDensity.precision` is not an m×m array of numbers (m checked features)';
+  for (let i = 0; i < m; i++) {
+    if (!((precision[i * m + i] ?? 0) > 0)) return '`cueDensity.precision` has a diagonal entry that is not positive';
+    for (let k = 0; k < i; k++)
+      if (precision[i * m + k] !== precision[k * m + i]) return '`cueDensity.precision` is not symmetric';
+  }
+  if (!isFiniteNumber(margin) || margin < 0 || !isFiniteNumber(gain) || gain < 0)
+    return '`cueDensity.margin` or `.gain` is not a non-negative number';
+  return { features, centre, precision, margin, gain };
 }
 
 function isAscendingProbabilities(value: unknown): value is readonly number[] {

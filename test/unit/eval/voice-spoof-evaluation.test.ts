@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSample } from '../../../src/engines/voice/voice-sample-analysis.js';
-import { testing } from '../../../eval/train-voice-spoof.js';
+import { cueDensityDistance, spoofLogit } from '../../../src/engines/voice/voice-spoof-classifier.js';
+import { CLASSIFIER_TERMS, testing } from '../../../eval/train-voice-spoof.js';
 import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
 import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
 
@@ -97,4 +98,56 @@ test('trainsWhileHeldOut: what shares the held kind mechanism stays out of train
   assert.equal(trainsWhileHeldOut(row('flite', 'kal'), 'tts-replay'), true);
   assert.equal(trainsWhileHeldOut(row('bonafide', 'ls-103'), 'replay'), true);
   assert.equal(trainsWhileHeldOut(row('vocoded', 'ls-103'), 'replay'), true);
+});
+
+test('train: the cue density is fitted on bona fide rows, its margin from cross-fitted distances; features clipped', () => {
+  const { train } = testing;
+  const d = 48;
+  const cues = [d - 2, d - 1];
+  // Bona fide: the two cues go together (a shared t plus a little of their own); attacks sit elsewhere on feature 0.
+  const rows = Array.from({ length: 120 }, (_, i) => {
+    const live = i % 3 !== 0;
+    const features = Array.from({ length: d }, (_, j) => Math.sin(i * 12.9898 + j * 78.233) * 0.5);
+    const t = Math.sin(i * 0.7) * 2;
+    features[d - 2] = t + 0.2 * Math.sin(i * 5.3);
+    features[d - 1] = t + 0.2 * Math.cos(i * 4.1);
+    features[0] = (live ? 0 : 3) + 0.3 * Math.sin(i * 3.1);
+    return {
+      item: {
+        kind: live ? ('bonafide' as const) : ('espeak' as const),
+        fold: 0,
+        source: `s${i % 10}`,
+        path: `p${i}`,
+        recipe: 'r',
+      },
+      features,
+    };
+  });
+  const model = train(rows, cues);
+  assert.equal(model.clip, CLASSIFIER_TERMS.clip);
+  assert.deepEqual(model.cueDensity.features, cues);
+  assert.equal(model.cueDensity.gain, CLASSIFIER_TERMS.densityGain);
+  const live = rows.filter((row) => row.item.kind === 'bonafide');
+  const inSample = live.map((row) => cueDensityDistance(model, row.features)).sort((a, b) => a - b);
+  // Cross-fitted (each speaker group measured by a density fitted without it): beyond the in-sample quantile.
+  assert.ok(model.cueDensity.margin > (inSample[Math.floor(0.95 * (inSample.length - 1))] ?? Infinity));
+  assert.ok(model.cueDensity.margin < 4);
+  // A live-looking row whose cues part ways (each within the live spread alone) is far in the density.
+  const base = live[1]?.features ?? [];
+  const apart = [...base];
+  apart[d - 2] = 2;
+  apart[d - 1] = -2;
+  assert.ok(cueDensityDistance(model, apart) > model.cueDensity.margin + 2);
+  const without = train(rows, cues, {}, { ...CLASSIFIER_TERMS, densityGain: 0 });
+  assert.equal(without.cueDensity.gain, 0);
+  assert.ok(
+    spoofLogit(model, apart) < spoofLogit({ ...model, cueDensity: { ...model.cueDensity, gain: 0 } }, apart) - 2,
+  );
+  // Clipped: feature 0 far beyond anything trained on scores as at the clip.
+  const far = [...base];
+  far[0] = 1e3;
+  const atClip = [...base];
+  atClip[0] = (model.mean[0] ?? 0) + model.clip * (model.std[0] ?? 1);
+  const noRanges = { ...model, cueDensity: { ...model.cueDensity, gain: 0 } };
+  assert.ok(Math.abs(spoofLogit(noRanges, far) - spoofLogit(noRanges, atClip)) < 1e-9);
 });
