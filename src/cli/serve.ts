@@ -24,7 +24,13 @@ export async function serve(config: VeriportConfig, services: readonly ServiceDe
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     demo = embedded === undefined ? undefined : await ensureDemoCustomer(customersRepository(embedded.db));
-    app = await buildApp({ config, services, store: embedded, onShutdownRequested: () => requestClose() });
+    app = await buildApp({
+      config,
+      services,
+      store: embedded,
+      warmEngines: config.warmEngines,
+      onShutdownRequested: () => requestClose(),
+    });
   } catch (error) {
     await embedded?.close();
     throw error;

@@ -12,6 +12,7 @@ import { openStore, type Store } from '../store/database.js';
 import { serverKeysRepository } from '../store/server-keys.js';
 import { usageCountersRepository } from '../store/usage-counters.js';
 import type { VeriportConfig } from './config.js';
+import { enginesOf, warmEngines } from './engine-warm-up.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { serverAuthentication, warnIfUnauthenticated } from './access/authentication.js';
@@ -54,6 +55,13 @@ export interface AppOptions {
   readonly documentEngine?: DocumentEngine;
   /** A running voice engine to share (tests: one pool for many apps); the app does not close it. */
   readonly voiceEngine?: VoiceEngine;
+  /**
+   * Start the engines the mounted services use and load their models in every worker before the app is ready
+   * (engine-warm-up.ts): the first request of each kind is not slowed by the loading, and a missing or broken model
+   * file fails the build, naming the file. Default false (tests, embedders: engines start at their first request);
+   * `veriport serve` passes `config.warmEngines` (VERIPORT_WARM_ENGINES, default true).
+   */
+  readonly warmEngines?: boolean;
   /** Called after a shutdown was requested over HTTP; by default the app closes itself. */
   readonly onShutdownRequested?: (app: FastifyInstance) => void;
   /** Pino logger options, or false for none. Default: JSON logs at the configured level. */
@@ -110,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   useBoundedJsonParser(app);
   // Closed with the app, or below should the build fail (its client would keep reconnecting).
   let throttleStore: ThrottleStore | undefined;
+  let closeOwnEngines: (() => Promise<void>) | undefined;
 
   try {
     const envelopeKeys = options.envelopeKeys ?? (await loadKeys(config, store, envelopePurposes(services)));
@@ -121,7 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       flushIntervalMs: config.usageFlushIntervalMs,
       log: app.log,
     });
-    // Started on first use: a server that serves no face request never loads the models.
+    // Started on first use (or by the warm-up below): a server that mounts no face service never loads the models.
     let ownFaceEngine: FaceEngine | undefined;
     const faceEngine = () =>
       options.faceEngine ??
@@ -149,6 +158,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => {
       await ownVoiceEngine?.close();
     });
+    // Should the build fail, the app is not returned and nothing else would close the pools it started (their
+    // threads would keep the process alive).
+    closeOwnEngines = async () => {
+      await Promise.all([ownFaceEngine?.close(), ownDocumentEngine?.close(), ownVoiceEngine?.close()]);
+    };
+    // The models load in the workers while this thread mounts the services; awaited before the app is ready.
+    const warming =
+      options.warmEngines === true
+        ? warmEngines(enginesOf(services), { face: faceEngine, document: documentEngine, voice: voiceEngine })
+        : undefined;
+    // A failure while the services mount is thrown at the await below, not an unhandled rejection meanwhile.
+    void warming?.catch(() => undefined);
     const throttles = await openThrottleStore({
       url: config.throttle.redisUrl,
       keyPrefix: config.throttle.redisKeyPrefix,
@@ -210,10 +231,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await usage.stop();
       if (ownsStore) await store.close();
     });
+    if (warming !== undefined) app.log.info({ seconds: await warming }, 'engines warm');
     await app.ready();
     usage.start();
     return app;
   } catch (error) {
+    await closeOwnEngines?.();
     if (ownsStore) await store.close();
     await throttleStore?.close();
     throw error;

@@ -61,6 +61,11 @@ export interface VeriportConfig {
   readonly faceWorkers: number;
   /** Voice-engine worker threads (each holds its own voice models, tens of MB). */
   readonly voiceWorkers: number;
+  /**
+   * `VERIPORT_WARM_ENGINES` (default true): `veriport serve` loads the models of the engines its services use before
+   * it listens (AppOptions.warmEngines), so a broken model file stops the start; false starts them at first use.
+   */
+  readonly warmEngines: boolean;
   /** Face detector and mesh runtime, from `VERIPORT_FACE_DETECTOR` (`onnx`, the default, or `tfjs`). */
   readonly faceDetector: FaceDetectorKind;
   /** The presentation-attack model of liveness, from `VERIPORT_PAD_MODEL` (`onnx`, the default, or `handmade`). */
@@ -200,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ver
     shutdownTimeoutMs: integer(env.VERIPORT_SHUTDOWN_TIMEOUT_MS, 'VERIPORT_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     faceWorkers: integer(env.VERIPORT_FACE_WORKERS, 'VERIPORT_FACE_WORKERS', availableParallelism(), 1, 256),
     voiceWorkers: integer(env.VERIPORT_VOICE_WORKERS, 'VERIPORT_VOICE_WORKERS', availableParallelism(), 1, 256),
+    warmEngines: boolean(env.VERIPORT_WARM_ENGINES, 'VERIPORT_WARM_ENGINES', true),
     faceDetector: faceDetectorKind(env.VERIPORT_FACE_DETECTOR),
     padModel: padModelKind(env.VERIPORT_PAD_MODEL),
     faceCacheLimit: integer(env.VERIPORT_FACE_CACHE_LIMIT, 'VERIPORT_FACE_CACHE_LIMIT', 10_000, 1, MAX_CACHE_LIMIT),

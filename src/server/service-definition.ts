@@ -32,7 +32,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 export interface ServiceDependencies {
   readonly config: VeriportConfig;
   readonly store: Store;
-  /** The shared face engine (worker pool), started on first use. */
+  /** The shared face engine (worker pool), started on first use (at start when the app warms its engines). */
   readonly faceEngine: () => FaceEngine;
   /** The shared document engine (worker pool reading MRZ, page and quality), started on first use. */
   readonly documentEngine: () => DocumentEngine;

@@ -65,6 +65,9 @@ export function testSeal(payload: string | Uint8Array, purpose: EnvelopePurpose)
  * test/integration/liveness-replay.test.ts); pass `VERIPORT_PAD_MODEL: 'onnx'` to use it. An app's own face engine
  * computes what its PAD model needs; the shared `testFaceEngine()` runs the ONNX model and computes the hand-made
  * features, so it serves apps of either model.
+ *
+ * The engines start cold, as buildApp's default: a test pays for loading models only when it sends the first
+ * request that needs them. `options.warmEngines: true` warms them at build, as `veriport serve` does.
  */
 export async function testApp(
   env: Record<string, string> = {},

@@ -64,7 +64,11 @@ export interface ServerProcess {
   exited(): Promise<number | null>;
 }
 
-/** Starts `veriport serve` on a free port and resolves once `/health` answers. */
+/**
+ * Starts `veriport serve` on a free port and resolves once `/health` answers. The engines start cold (their models
+ * load at the first request that needs them) unless `env` sets `VERIPORT_WARM_ENGINES`: warming them all would add
+ * seconds to every start.
+ */
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -73,7 +77,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
     ['--import', 'tsx', CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...args],
     {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, LOG_LEVEL: 'warn', VERIPORT_WARM_ENGINES: 'false', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );

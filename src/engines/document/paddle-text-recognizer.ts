@@ -75,8 +75,10 @@ export class PaddleTextRecognizer {
     private readonly classes: readonly (readonly number[])[],
   ) {}
 
-  static async load(): Promise<PaddleTextRecognizer> {
-    const files = modelFiles();
+  /** Loads the recogniser: by default the installed package's files (the document engine's tests pass others). */
+  static async load(
+    files: { readonly recognition: string; readonly dictionary: string } = modelFiles(),
+  ): Promise<PaddleTextRecognizer> {
     const dictionary = readFileSync(files.dictionary, 'utf8').split('\n');
     const classes = [...MRZ_ALPHABET].map((c) => {
       if (!dictionary.includes(c)) throw new Error(`the recogniser's dictionary has no "${c}"`);
