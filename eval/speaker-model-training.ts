@@ -1,18 +1,22 @@
 /**
  * Trains the speaker model (src/engines/voice/speaker-model.json) from speech of labelled speakers: the V600
  * LDA on utterance statistics of segments (each utterance cut into 1, 2, 3 and 4 parts, so a speaker with one
- * utterance still shows within-speaker variation), the V900 UBM on the pooled CMVN-normalised frames.
+ * utterance still shows within-speaker variation), the V900 UBM on the pooled CMVN-normalised frames; then the
+ * score-normalisation cohort: both algorithms' templates of every training utterance under the new model.
  */
 import { normaliseMeanVariance, type FeatureMatrix } from '../src/engines/voice/features/feature-matrix.js';
 import { speakerFrames, utteranceStatistics } from '../src/engines/voice/speaker-features.js';
 import {
   parseSpeakerModel,
+  parseSpeakerTemplateModel,
   SPEAKER_FEATURE_VERSION,
   SPEAKER_MODEL_FORMAT,
   type SpeakerFeatureSettings,
   type SpeakerModel,
   type SpeakerModelProvenance,
 } from '../src/engines/voice/speaker-model.js';
+import { speakerVectors } from '../src/engines/voice/speaker-template.js';
+import { VOICE_ALGORITHM_NAMES } from '../src/engines/voice/voice-algorithms.js';
 import { fitLda, trainDiagonalGmm } from './voice-training.js';
 
 /** Speech of one speaker (the VAD's speech samples of one recording). */
@@ -60,7 +64,9 @@ export function trainingSegments(speech: Float32Array): Float32Array[] {
 }
 
 /**
- * Trains both algorithms' parameters and returns the model (checked by the engine's own parser).
+ * Trains both algorithms' parameters, computes the cohort (the templates of every utterance of `data` under
+ * the trained parameters: a fold model's cohort is its own training speakers) and returns the model (checked by
+ * the engine's own parser).
  *
  * @example
  * const model = trainSpeakerModel(background, provenance);
@@ -94,7 +100,7 @@ export function trainSpeakerModel(
     settings.emIterationsPerSplit,
     log,
   );
-  const json = {
+  const templateJson = {
     format: SPEAKER_MODEL_FORMAT,
     featureVersion: SPEAKER_FEATURE_VERSION,
     features,
@@ -121,7 +127,45 @@ export function trainSpeakerModel(
       },
     },
   };
+  const templateModel = parseSpeakerTemplateModel(templateJson, 'the trained speaker model');
+  log(`  cohort: templates of the ${data.length} training utterances`);
+  const cohortVectors = data.map(({ speech }) => speakerVectors(speech, VOICE_ALGORITHM_NAMES, templateModel));
+  const cohort = Object.fromEntries(
+    VOICE_ALGORITHM_NAMES.map((algorithm) => [
+      algorithm,
+      int8Rows(
+        cohortVectors.map((vectors) => {
+          const vector = vectors[algorithm];
+          if (vector === undefined) throw new Error(`no ${algorithm} template`);
+          return vector;
+        }),
+      ),
+    ]),
+  );
+  const json = {
+    ...templateJson,
+    cohort: {
+      description:
+        "Score-normalisation cohort (src/engines/voice/score-normalisation.ts): each algorithm's template of every training utterance, int8 rows (base64, row-major) with a per-row scale (value = int8 × scale).",
+      ...cohort,
+    },
+  };
   return { model: parseSpeakerModel(json, 'the trained speaker model'), json };
+}
+
+/** Rows quantised as the matching gallery stores them: int8 with a symmetric per-row scale (max |v| → 127). */
+function int8Rows(rows: readonly Float32Array[]): { rows: number; dims: number; scales: number[]; int8: string } {
+  const dims = rows[0]?.length ?? 0;
+  const bytes = new Int8Array(rows.length * dims);
+  const scales = rows.map((row, r) => {
+    let maxAbs = 0;
+    for (const v of row) maxAbs = Math.max(maxAbs, Math.abs(v));
+    const scale = Number(Math.fround(maxAbs === 0 ? 1 : maxAbs / 127).toPrecision(7));
+    for (let d = 0; d < dims; d++)
+      bytes[r * dims + d] = Math.max(-127, Math.min(127, Math.round((row[d] ?? 0) / scale)));
+    return scale;
+  });
+  return { rows: rows.length, dims, scales, int8: Buffer.from(bytes.buffer).toString('base64') };
 }
 
 /** Every k-th frame of all utterances, about `maxFrames` in all. */

@@ -1,7 +1,8 @@
 /**
  * `npm run eval -- train-voice <background dir> [--no-write]`
  *
- * Trains the speaker templates' parameters (V600 LDA, V900 UBM: eval/speaker-model-training.ts) on every
+ * Trains the speaker templates' parameters (V600 LDA, V900 UBM, then the score-normalisation cohort: the
+ * templates of every training utterance under them; eval/speaker-model-training.ts) on every
  * utterance of a LibriSpeech background folder (`<speaker>-<chapter>-<utterance>.wav`; here
  * ../shared/data/voice/background, 251 speakers of train-clean-100, one utterance each), read the way the
  * service reads samples (decodeVoiceSample, Silero VAD speech frames), and writes
@@ -52,6 +53,7 @@ export async function trainVoice(argv: string[]): Promise<void> {
       notes: [
         `V600: LDA on utterance statistics of every utterance and its halves, thirds and quarters (within-speaker variation from one utterance per speaker), within-speaker scatter shrunk by ${SPEAKER_TRAINING.ldaShrinkage} of its mean diagonal.`,
         `V900: ${SPEAKER_TRAINING.ubmComponents}-component diagonal UBM by EM with splitting, on every k-th CMVN-normalised MFCC+Δ frame (${SPEAKER_TRAINING.ubmFrames} frames).`,
+        `Cohort (score normalisation, score-normalisation.ts): the V600 and V900 templates of the ${data.length} whole training utterances under this model, int8 rows with a per-row scale.`,
         'Not trained on the Free Spoken Digit Dataset (the dev/eval set).',
       ],
     },

@@ -2,7 +2,10 @@
  * `npm run eval -- voice-verification <voice dir> [--folds 5] [--no-calibration] [--timing-runs 20]`
  *
  * Speaker verification accuracy of V600 and V900 per voice sample type, every sample read the way the
- * service reads it (decodeVoiceSample → Silero VAD → speech frames with a margin (speakerSpeech) → speakerVectors):
+ * service reads it (decodeVoiceSample → Silero VAD → speech frames with a margin (speakerSpeech) → speakerVectors)
+ * and every pair scored the way the service scores it: n(a)·n(b), n = normalisedSpeakerVector under the model
+ * that made the templates (its own cohort). The raw cosines a·b of the same pairs are reported as well (the
+ * figures before score normalisation):
  *  - TEXT_INDEPENDENT, clean read speech: `<dir>/background` (LibriSpeech, one utterance per speaker) by
  *    leave-speakers-out cross-validation: speakers dealt round-robin into `--folds` folds, a speaker model
  *    trained on the other folds (eval/speaker-model-training.ts, as train-voice does), and each held-out
@@ -19,14 +22,16 @@
  * Per algorithm and sample type: EER and FNMR at FMR 10^-2. Also the time of the templates of a 5 s sample on
  * one thread (median over `--timing-runs`), and of decoding + VAD for comparison.
  * Writes reports/voice-verification.{md,json} and (unless --no-calibration) the calibration tables
- * src/engines/voice/calibration/<algorithm>.<sample type>.json: TEXT_INDEPENDENT from the cross-validated
- * held-out impostors, STATIC_PHRASE from the FSDD phrase impostors.
+ * src/engines/voice/calibration/<algorithm>.<sample type>.json from normalised impostor scores: TEXT_INDEPENDENT
+ * from the cross-validated held-out impostors (each fold model with its own training-speaker cohort),
+ * STATIC_PHRASE from the FSDD phrase impostors (the shipped model and cohort).
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCalibrationTable } from '../src/engines/scoring/score-calibration.js';
-import { loadSpeakerModel } from '../src/engines/voice/speaker-model.js';
+import { normalisedSpeakerVector } from '../src/engines/voice/score-normalisation.js';
+import { loadSpeakerModel, type SpeakerModel } from '../src/engines/voice/speaker-model.js';
 import { speakerVectors } from '../src/engines/voice/speaker-template.js';
 import {
   VOICE_ALGORITHM_NAMES,
@@ -51,6 +56,8 @@ interface ResultRow {
   readonly sampleType: VoiceSampleType;
   readonly set: string;
   readonly algorithm: VoiceAlgorithmName;
+  /** `normalised`: the service's score n(a)·n(b); `raw`: the cosine a·b (before score normalisation). */
+  readonly scoring: keyof ScoreSets;
   readonly genuine: number;
   readonly impostor: number;
   readonly eer: number;
@@ -61,6 +68,36 @@ const emptyScores = (): Record<VoiceAlgorithmName, Scores> => ({
   V600: { genuine: [], impostor: [] },
   V900: { genuine: [], impostor: [] },
 });
+
+/** Scores of the same pairs as the service answers them (normalised) and as raw cosines (before). */
+interface ScoreSets {
+  normalised: Record<VoiceAlgorithmName, Scores>;
+  raw: Record<VoiceAlgorithmName, Scores>;
+}
+
+const emptyScoreSets = (): ScoreSets => ({ normalised: emptyScores(), raw: emptyScores() });
+
+/** A sample's unit templates and their normalised forms (normalisedSpeakerVector under the same model). */
+interface Templates {
+  unit: Vectors;
+  normalised: Vectors;
+}
+
+function templatesOf(speech: Float32Array, model: SpeakerModel): Templates {
+  const unit = speakerVectors(speech, VOICE_ALGORITHM_NAMES, model);
+  const normalised: Vectors = {};
+  for (const algorithm of VOICE_ALGORITHM_NAMES)
+    normalised[algorithm] = normalisedSpeakerVector(vectorOf(unit, algorithm), algorithm, model);
+  return { unit, normalised };
+}
+
+/** Both scores of a pair: n(a)·n(b) as the service scores it, and the raw cosine a·b. */
+function scoresOf(a: Templates, b: Templates, algorithm: VoiceAlgorithmName): { normalised: number; raw: number } {
+  return {
+    normalised: dot(vectorOf(a.normalised, algorithm), vectorOf(b.normalised, algorithm)),
+    raw: dot(vectorOf(a.unit, algorithm), vectorOf(b.unit, algorithm)),
+  };
+}
 
 function vectorOf(vectors: Vectors, algorithm: VoiceAlgorithmName): Float32Array {
   const v = vectors[algorithm];
@@ -84,29 +121,38 @@ function crossValidatedTextIndependent(
   background: readonly SpeakerSpeech[],
   folds: number,
   log: (line: string) => void,
-): { all: Record<VoiceAlgorithmName, Scores>; long: Record<VoiceAlgorithmName, Scores> } {
-  const scores = emptyScores();
-  const long = emptyScores();
+): { all: ScoreSets; long: ScoreSets } {
+  const scores = emptyScoreSets();
+  const long = emptyScoreSets();
   for (let fold = 0; fold < folds; fold++) {
     const started = Date.now();
     const train = background.filter((_, i) => i % folds !== fold);
     const test = background.filter((_, i) => i % folds === fold);
     const { model } = trainSpeakerModel(train, provenanceOf('cross-validation fold', train.length));
-    const pairs = test.map(({ speech }) => halves(speech).map((h) => speakerVectors(h, VOICE_ALGORITHM_NAMES, model)));
+    // The fold model's cohort is its own training speakers: no held-out speaker is in it.
+    const pairs = test.map(({ speech }) => halves(speech).map((h) => templatesOf(h, model)));
     const isLong = test.map(({ speech }) => speech.length >= LONG_UTTERANCE_SAMPLES);
+    const push = (kind: keyof Scores, algorithm: VoiceAlgorithmName, s: { normalised: number; raw: number }) => {
+      scores.normalised[algorithm][kind].push(s.normalised);
+      scores.raw[algorithm][kind].push(s.raw);
+    };
+    const pushLong = (kind: keyof Scores, algorithm: VoiceAlgorithmName, s: { normalised: number; raw: number }) => {
+      long.normalised[algorithm][kind].push(s.normalised);
+      long.raw[algorithm][kind].push(s.raw);
+    };
     for (const algorithm of VOICE_ALGORITHM_NAMES) {
       for (let a = 0; a < pairs.length; a++) {
         const [first, second] = pairs[a] ?? [];
         if (first === undefined || second === undefined) continue;
-        const genuine = dot(vectorOf(first, algorithm), vectorOf(second, algorithm));
-        scores[algorithm].genuine.push(genuine);
-        if (isLong[a] === true) long[algorithm].genuine.push(genuine);
+        const genuine = scoresOf(first, second, algorithm);
+        push('genuine', algorithm, genuine);
+        if (isLong[a] === true) pushLong('genuine', algorithm, genuine);
         for (let b = 0; b < pairs.length; b++) {
           const other = pairs[b]?.[1];
           if (b === a || other === undefined) continue;
-          const impostor = dot(vectorOf(first, algorithm), vectorOf(other, algorithm));
-          scores[algorithm].impostor.push(impostor);
-          if (isLong[a] === true && isLong[b] === true) long[algorithm].impostor.push(impostor);
+          const impostor = scoresOf(first, other, algorithm);
+          push('impostor', algorithm, impostor);
+          if (isLong[a] === true && isLong[b] === true) pushLong('impostor', algorithm, impostor);
         }
       }
     }
@@ -163,18 +209,21 @@ function concatenate(parts: readonly Float32Array[]): Float32Array {
   return out;
 }
 
-/** The score a pair gets when the service refused one side: below every cosine, so never a match. */
-const REFUSED_SCORE = -2;
+/**
+ * The score a pair gets when the service refused one side: below every score (normalised scores are not
+ * bounded by −1), so never a match.
+ */
+const REFUSED_SCORE = -Infinity;
 
 /**
  * Scores of every pair of items, genuine when `sameSpeaker`, skipped unless `comparable`; a pair with a side the
- * service refused (`vectors` undefined) scores {@link REFUSED_SCORE}.
+ * service refused (`templates` undefined) scores {@link REFUSED_SCORE}.
  */
-function pairScores<T extends { readonly speaker: string; readonly vectors: Vectors | undefined }>(
+function pairScores<T extends { readonly speaker: string; readonly templates: Templates | undefined }>(
   items: readonly T[],
   comparable: (a: T, b: T) => boolean,
-): Record<VoiceAlgorithmName, Scores> {
-  const scores = emptyScores();
+): ScoreSets {
+  const scores = emptyScoreSets();
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
       const a = items[i];
@@ -182,10 +231,12 @@ function pairScores<T extends { readonly speaker: string; readonly vectors: Vect
       if (a === undefined || b === undefined || !comparable(a, b)) continue;
       for (const algorithm of VOICE_ALGORITHM_NAMES) {
         const s =
-          a.vectors === undefined || b.vectors === undefined
-            ? REFUSED_SCORE
-            : dot(vectorOf(a.vectors, algorithm), vectorOf(b.vectors, algorithm));
-        (a.speaker === b.speaker ? scores[algorithm].genuine : scores[algorithm].impostor).push(s);
+          a.templates === undefined || b.templates === undefined
+            ? { normalised: REFUSED_SCORE, raw: REFUSED_SCORE }
+            : scoresOf(a.templates, b.templates, algorithm);
+        const kind = a.speaker === b.speaker ? 'genuine' : 'impostor';
+        scores.normalised[algorithm][kind].push(s.normalised);
+        scores.raw[algorithm][kind].push(s.raw);
       }
     }
   }
@@ -230,7 +281,8 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
   log('reading FSDD (decode)...');
   const fsdd = await readFsdd(join(dir, 'dev', 'fsdd'));
   const fsddSpeakers = [...new Set(fsdd.map((f) => f.speaker))].sort();
-  const phrases: { speaker: string; repetition: number; vectors: Vectors }[] = [];
+  const shipped = loadSpeakerModel();
+  const phrases: { speaker: string; repetition: number; templates: Templates }[] = [];
   for (const speaker of fsddSpeakers) {
     const repetitions = [...new Set(fsdd.filter((f) => f.speaker === speaker).map((f) => f.repetition))].sort(
       (a, b) => a - b,
@@ -242,23 +294,25 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
         .map((f) => f.samples);
       if (parts.length !== 10) continue;
       const { speech } = await speechOf(concatenate(parts));
-      phrases.push({ speaker, repetition, vectors: speakerVectors(speech, VOICE_ALGORITHM_NAMES) });
+      phrases.push({ speaker, repetition, templates: templatesOf(speech, shipped) });
     }
   }
   const phraseScores = pairScores(phrases, () => true);
-  const digits: { speaker: string; digit: number; vectors: Vectors | undefined }[] = [];
+  const digits: { speaker: string; digit: number; templates: Templates | undefined }[] = [];
   let refusedDigits = 0;
   for (const file of fsdd) {
     const { speech, speechSeconds } = await speechOf(file.samples);
     const refused = speechSeconds < MIN_TEMPLATE_SPEECH_SECONDS;
     if (refused) refusedDigits++;
-    const vectors = refused ? undefined : speakerVectors(speech, VOICE_ALGORITHM_NAMES);
-    digits.push({ speaker: file.speaker, digit: file.digit, vectors });
+    const templates = refused ? undefined : templatesOf(speech, shipped);
+    digits.push({ speaker: file.speaker, digit: file.digit, templates });
   }
   const digitScores = pairScores(digits, (a, b) => a.digit === b.digit);
+  const accepted = digits.filter((d) => d.templates !== undefined);
+  const acceptedDigitScores = pairScores(accepted, (a, b) => a.digit === b.digit);
 
   const rows: ResultRow[] = [];
-  const sets: [VoiceSampleType, string, Record<VoiceAlgorithmName, Scores>][] = [
+  const sets: [VoiceSampleType, string, ScoreSets][] = [
     ['TEXT_INDEPENDENT', `LibriSpeech halves, ${background.length} held-out speakers (${folds}-fold)`, textIndependent],
     [
       'TEXT_INDEPENDENT',
@@ -272,22 +326,31 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
         'counted as non-matches)',
       digitScores,
     ],
+    [
+      'STATIC_PHRASE',
+      `FSDD single digits, the ${accepted.length} accepted ones only (not calibrated)`,
+      acceptedDigitScores,
+    ],
   ];
-  for (const [sampleType, set, scores] of sets) {
-    for (const algorithm of VOICE_ALGORITHM_NAMES) {
-      const sorted = sortScores({
-        genuine: Float64Array.from(scores[algorithm].genuine),
-        impostor: Float64Array.from(scores[algorithm].impostor),
-      });
-      rows.push({
-        sampleType,
-        set,
-        algorithm,
-        genuine: sorted.genuine.length,
-        impostor: sorted.impostor.length,
-        eer: equalErrorRate(sorted).eer,
-        fnmrAtFmr1e2: fnmrAtFmr(sorted, 0.01).fnmr,
-      });
+  for (const scoring of ['normalised', 'raw'] as const) {
+    for (const [sampleType, set, scoreSets] of sets) {
+      const scores = scoreSets[scoring];
+      for (const algorithm of VOICE_ALGORITHM_NAMES) {
+        const sorted = sortScores({
+          genuine: Float64Array.from(scores[algorithm].genuine),
+          impostor: Float64Array.from(scores[algorithm].impostor),
+        });
+        rows.push({
+          sampleType,
+          set,
+          algorithm,
+          scoring,
+          genuine: sorted.genuine.length,
+          impostor: sorted.impostor.length,
+          eer: equalErrorRate(sorted).eer,
+          fnmrAtFmr1e2: fnmrAtFmr(sorted, 0.01).fnmr,
+        });
+      }
     }
   }
 
@@ -317,17 +380,43 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     }
     timing[name] = { wallMs: median(wall), cpuMs: median(cpu) };
   }
+  // Score normalisation of one template (one scan of the cohort gallery), on top of the template.
+  for (const algorithm of VOICE_ALGORITHM_NAMES) {
+    const units = fiveSeconds.map((speech) => vectorOf(speakerVectors(speech, [algorithm]), algorithm));
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let run = 0; run < timingRuns; run++) {
+      const unit = units[run % units.length];
+      if (unit === undefined) break;
+      const started = performance.now();
+      const cpuStarted = process.cpuUsage();
+      normalisedSpeakerVector(unit, algorithm);
+      const used = process.cpuUsage(cpuStarted);
+      wall.push(performance.now() - started);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    timing[`${algorithm} score normalisation n(x) (${shipped.cohort[algorithm].rows} cohort rows)`] = {
+      wallMs: median(wall),
+      cpuMs: median(cpu),
+    };
+  }
 
-  // V900's dot product is w·(V600 score) + (1 − w)·(supervector score): the supervector alone and other weights
-  // follow from the two algorithms' scores of the same pairs.
-  const w = loadSpeakerModel().V900.statisticsWeight;
+  // V900's raw cosine is w·(V600 cosine) + (1 − w)·(supervector cosine): the supervector alone and other weights
+  // follow from the two algorithms' raw scores of the same pairs (not from the normalised ones, which do not add up).
+  const w = shipped.V900.statisticsWeight;
   const sweep: { weight: number; set: string; eer: number; fnmrAtFmr1e2: number }[] = [];
-  for (const [, set, scores] of sets) {
+  for (const [, set, { raw: scores }] of sets) {
+    // A refused pair (−∞ on both) stays refused at every weight.
     const gsv = (kind: keyof Scores): number[] =>
-      scores.V900[kind].map((s, i) => (w < 1 ? (s - w * (scores.V600[kind][i] ?? 0)) / (1 - w) : 0));
+      scores.V900[kind].map((s, i) =>
+        !Number.isFinite(s) ? s : w < 1 ? (s - w * (scores.V600[kind][i] ?? 0)) / (1 - w) : 0,
+      );
     for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
       const fused = (kind: keyof Scores): Float64Array =>
-        Float64Array.from(gsv(kind), (g, i) => weight * (scores.V600[kind][i] ?? 0) + (1 - weight) * g);
+        Float64Array.from(gsv(kind), (g, i) => {
+          const v600 = scores.V600[kind][i] ?? 0;
+          return Number.isFinite(g) ? weight * v600 + (1 - weight) * g : g;
+        });
       const sorted = sortScores({ genuine: fused('genuine'), impostor: fused('impostor') });
       sweep.push({ weight, set, eer: equalErrorRate(sorted).eer, fnmrAtFmr1e2: fnmrAtFmr(sorted, 0.01).fnmr });
     }
@@ -340,11 +429,11 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     ...sweep.map((r) => `| ${r.weight} | ${r.set} | ${pct(r.eer)} | ${pct(r.fnmrAtFmr1e2)} |`),
   ].join('\n');
   const table = [
-    '| sample type | set | algorithm | genuine | impostor | EER | FNMR @ FMR 1e-2 |',
-    '|---|---|---|---|---|---|---|',
+    '| scores | sample type | set | algorithm | genuine | impostor | EER | FNMR @ FMR 1e-2 |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.sampleType} | ${r.set} | ${r.algorithm} | ${r.genuine} | ${r.impostor} | ${pct(r.eer)} | ${pct(r.fnmrAtFmr1e2)} |`,
+        `| ${r.scoring === 'normalised' ? 'normalised (service)' : 'raw cosine (before)'} | ${r.sampleType} | ${r.set} | ${r.algorithm} | ${r.genuine} | ${r.impostor} | ${pct(r.eer)} | ${pct(r.fnmrAtFmr1e2)} |`,
     ),
   ].join('\n');
   const timingTable = [
@@ -359,13 +448,13 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     const calibrationSets: [VoiceSampleType, string, Record<VoiceAlgorithmName, Scores>][] = [
       [
         'TEXT_INDEPENDENT',
-        `LibriSpeech train-clean-100 background, ${background.length} speakers, ${folds}-fold leave-speakers-out: impostor pairs of utterance halves of held-out speakers (fold models)`,
-        textIndependent,
+        `LibriSpeech train-clean-100 background, ${background.length} speakers, ${folds}-fold leave-speakers-out: normalised scores n(a)·n(b) of impostor pairs of utterance halves of held-out speakers (fold models, each with its training speakers as cohort)`,
+        textIndependent.normalised,
       ],
       [
         'STATIC_PHRASE',
-        `FSDD 10-digit phrases, ${fsddSpeakers.length} speakers: other-speaker pairs (model not trained on FSDD)`,
-        phraseScores,
+        `FSDD 10-digit phrases, ${fsddSpeakers.length} speakers: normalised scores n(a)·n(b) of other-speaker pairs (shipped model and cohort, not trained on FSDD)`,
+        phraseScores.normalised,
       ],
     ];
     for (const [sampleType, dataset, scores] of calibrationSets) {
@@ -383,13 +472,14 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     '# Voice verification (speaker templates)',
     '',
     `\`${command}\` on ${date}. Every sample decoded with decodeVoiceSample, Silero VAD speech frames widened by 256 ms (speaker-speech.ts), speakerVectors.`,
-    'TEXT_INDEPENDENT: cross-validated (fold models trained on the other speakers); genuine = two halves of one utterance.',
-    'STATIC_PHRASE: the shipped model (src/engines/voice/speaker-model.json), never trained on FSDD.',
+    'TEXT_INDEPENDENT: cross-validated (fold models trained on the other speakers, each with those speakers as its score-normalisation cohort); genuine = two halves of one utterance (same session: optimistic).',
+    'STATIC_PHRASE: the shipped model (src/engines/voice/speaker-model.json) and its cohort, never trained on FSDD.',
+    'Scores: "normalised" = n(a)·n(b) as the service answers (score-normalisation.ts; the calibration tables come from these); "raw cosine" = a·b of the same pairs, the figures before score normalisation.',
     'Timings share the machine with whatever else runs.',
     '',
     table,
     '',
-    `V900 = √w·V600 ⊕ √(1−w)·supervector (shipped w = ${w}); other weights computed from the same pairs:`,
+    `V900 = √w·V600 ⊕ √(1−w)·supervector (shipped w = ${w}); other weights computed from the raw cosines of the same pairs:`,
     '',
     sweepTable,
     '',

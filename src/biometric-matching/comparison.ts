@@ -1,10 +1,12 @@
-import { cosine } from '../engines/scoring/calibrated-score.js';
 import { ApiError, ErrorCode, invalidValue } from '../server/errors/api-error.js';
 import { checkedCache } from './cache-name.js';
 import { vectorFor } from './exported-templates.js';
 import type { BiometricSample, MatchingContext } from './matching-context.js';
 
-/** A 1:1 score: cosine similarity, its calibrated percentage, and `scoreFmr` (-log10 FMR) for fusion. */
+/**
+ * A 1:1 score: the family's similarity (face: cosine; voice: normalised score), its calibrated percentage, and
+ * `scoreFmr` (-log10 FMR) for fusion.
+ */
 export interface ComparisonScore {
   score: number;
   scorePercent: number;
@@ -27,7 +29,11 @@ export async function compareSamples<A extends string, S extends BiometricSample
     matching.vectors(body.probe, 'probe', [algorithm], body.workflow),
     matching.vectors(body.gallery, 'gallery', [algorithm], body.workflow),
   ]);
-  const similarity = cosine(vectorFor(probe, algorithm, 'probe'), vectorFor(gallery, algorithm, 'gallery'));
+  const similarity = matching.caches.family.similarity(
+    algorithm,
+    vectorFor(probe, algorithm, 'probe'),
+    vectorFor(gallery, algorithm, 'gallery'),
+  );
   return scoreOf(matching.calibrated(algorithm, similarity, body.workflow));
 }
 
@@ -47,7 +53,10 @@ export async function verifySample<A extends string, S extends BiometricSample, 
 ): Promise<ComparisonScore> {
   const cache = checkedCache(customer, cacheName);
   const algorithm = matching.algorithmOf(body.workflow);
-  const probe = vectorFor(await matching.vectors(body.probe, 'probe', [algorithm], body.workflow), algorithm, 'probe');
+  const probe = matching.caches.family.scoringVector(
+    algorithm,
+    vectorFor(await matching.vectors(body.probe, 'probe', [algorithm], body.workflow), algorithm, 'probe'),
+  );
   const loaded = await matching.caches.fresh(cache);
   const { id } = body;
   if (!loaded.ids.has(id)) throw invalidValue(`no encounter '${id}' in cache '${cache.name}'`);

@@ -34,7 +34,10 @@ export async function identifyInCache<A extends string, S extends BiometricSampl
   const probe = probeOf(body);
   const algorithm = matching.algorithmOf(body.workflow);
   const size = body.candidateListSize ?? DEFAULT_CANDIDATES;
-  const probeVector = vectorFor(await matching.vectors(probe, 'probe', [algorithm], body.workflow), algorithm, 'probe');
+  const probeVector = matching.caches.family.scoringVector(
+    algorithm,
+    vectorFor(await matching.vectors(probe, 'probe', [algorithm], body.workflow), algorithm, 'probe'),
+  );
   const calibrate = (score: number) => matching.calibrated(algorithm, score, body.workflow);
   return identify(await matching.caches.fresh(cache), probeVector, algorithm, calibrate, size, only);
 }

@@ -34,8 +34,8 @@ export interface MatchingContext<A extends string, S extends BiometricSample, W>
   /** The algorithm a workflow asks for (the family's default without one). @throws {ApiError} 400 -6 */
   algorithmOf(workflow: W | undefined): A;
   /**
-   * A cosine of two templates with its calibrated forms: the algorithm's table, or (voice) the table the
-   * workflow's sample types pick.
+   * A score of two templates (the family's `similarity`) with its calibrated forms: the algorithm's table, or
+   * (voice) the table the workflow's sample types pick.
    */
   calibrated(algorithm: A, score: number, workflow: W | undefined): CalibratedScore;
   /** Whether a sample carries a raw form (addBatch takes templates only). */

@@ -176,7 +176,10 @@ export const FuseScoresForIdentificationBody = Type.Object({
 
 export const ScoreResponse = {
   200: Type.Object({
-    score: Type.Number({ description: 'cosine similarity' }),
+    score: Type.Number({
+      description:
+        "the algorithm's raw similarity: face, cosine of the templates (-1 to 1); voice, score-normalised dot product (unbounded, about 0 for two speakers; docs/voice.md)",
+    }),
     scorePercent: Type.Number({ description: 'calibrated 0-100 (docs/scores.md)' }),
     scoreFmr: Type.Number({ description: '-log10 FMR, the value /fuseScores takes (docs/scores.md)' }),
   }),

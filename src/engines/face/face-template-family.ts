@@ -1,6 +1,6 @@
 import type { TemplateFamily } from '../matching/template-family.js';
 import { FACE_ALGORITHMS, FACE_ALGORITHM_NAMES, type FaceAlgorithmName } from './algorithms.js';
-import { calibrated } from './calibrated-score.js';
+import { calibrated, cosine } from './calibrated-score.js';
 
 /**
  * The face algorithms (F200, F500) as the matching caches and galleries see them; F500 by default.
@@ -14,4 +14,6 @@ export const FACE_TEMPLATES: TemplateFamily<FaceAlgorithmName> = {
   defaultAlgorithm: 'F500',
   dimensions: (algorithm) => FACE_ALGORITHMS[algorithm].dimensions,
   calibrated,
+  scoringVector: (_algorithm, unit) => unit,
+  similarity: (_algorithm, a, b) => cosine(a, b),
 };

@@ -13,7 +13,10 @@ export interface CacheRef {
   readonly name: string;
 }
 
-/** A cache as held in memory: one gallery per algorithm, and the encounters that could not be read. */
+/**
+ * A cache as held in memory: one gallery per algorithm (of the templates' scoring vectors: TemplateFamily
+ * `scoringVector`), and the encounters that could not be read.
+ */
 export interface LoadedCache<A extends string = string> {
   readonly generation: number;
   readonly galleries: ReadonlyMap<A, VectorGallery>;
@@ -141,7 +144,10 @@ export class CacheGalleries<A extends string> {
         const template = decodeTemplate(
           this.sealer.open(stored.sealed, this.context(cache, stored.encounterId, algorithm)),
         );
-        this.galleryOf(loaded, algorithm).add(stored.encounterId, template.vector);
+        this.galleryOf(loaded, algorithm).add(
+          stored.encounterId,
+          this.family.scoringVector(algorithm, template.vector),
+        );
       } catch (error) {
         loaded.unreadable.set(
           stored.encounterId,
@@ -161,7 +167,7 @@ export class CacheGalleries<A extends string> {
     c.ids.add(id);
     for (const algorithm of this.family.algorithms) {
       const vector = vectors[algorithm];
-      if (vector) this.galleryOf(c, algorithm).add(id, vector);
+      if (vector) this.galleryOf(c, algorithm).add(id, this.family.scoringVector(algorithm, vector));
     }
   }
 

@@ -20,8 +20,19 @@ export interface TemplateFamily<A extends string> {
   readonly defaultAlgorithm: A;
   /** Length of the algorithm's (unit) template vector. */
   dimensions(algorithm: A): number;
-  /** A cosine similarity of two templates of the algorithm with its calibrated forms. */
+  /** A score of two templates of the algorithm ({@link similarity}) with its calibrated forms. */
   calibrated(algorithm: A, score: number): CalibratedScore;
+  /**
+   * The vector a unit template is scored as, in galleries and searches: the template itself (face), or the
+   * template scaled by its score normalisation (voice: src/engines/voice/score-normalisation.ts), so the dot
+   * product of two scoring vectors is the family's score. Stored and exported templates stay unit vectors.
+   */
+  scoringVector(algorithm: A, unit: Float32Array): Float32Array;
+  /**
+   * The score of two unit templates: the dot product of their scoring vectors (for face, the cosine clamped to
+   * [-1, 1]); `/compare` answers it, and a gallery search of the same pair gives it to int8 precision.
+   */
+  similarity(algorithm: A, a: Float32Array, b: Float32Array): number;
 }
 
 /** Unit template vectors of one sample, per algorithm; an imported template has only its own algorithm's. */

@@ -7,8 +7,8 @@ import type { DiagonalGmm } from './diagonal-gmm.js';
 import { statisticsDimensions } from './speaker-features.js';
 import modelJson from './speaker-model.json' with { type: 'json' };
 
-/** The file format this build reads. */
-export const SPEAKER_MODEL_FORMAT = 'veriport-speaker-model/1';
+/** The file format this build reads (2: with the score-normalisation cohort). */
+export const SPEAKER_MODEL_FORMAT = 'veriport-speaker-model/2';
 /**
  * The front end this build computes (speaker-features.ts); a model trained on another is refused. Bump it with
  * any change to the features, then retrain.
@@ -59,7 +59,22 @@ export interface SpeakerModelProvenance {
   readonly notes: readonly string[];
 }
 
-export interface SpeakerModel {
+/**
+ * Templates of background speakers under this model (one row per training utterance, the whole utterance),
+ * against which a template's score spread is measured (score-normalisation.ts). Stored as int8 rows with a
+ * per-row scale (value = int8 · scale), as the matching gallery stores rows.
+ */
+export interface SpeakerCohort {
+  readonly rows: number;
+  readonly dims: number;
+  /** `rows × dims`, row-major. */
+  readonly values: Int8Array;
+  /** One positive scale per row. */
+  readonly scales: Float32Array;
+}
+
+/** What the templates are computed from: the model without its cohort (what training has before the cohort). */
+export interface SpeakerTemplateModel {
   readonly format: typeof SPEAKER_MODEL_FORMAT;
   readonly featureVersion: string;
   readonly features: SpeakerFeatureSettings;
@@ -68,10 +83,19 @@ export interface SpeakerModel {
   readonly V900: SupervectorModel;
 }
 
+export interface SpeakerModel extends SpeakerTemplateModel {
+  readonly cohort: { readonly V600: SpeakerCohort; readonly V900: SpeakerCohort };
+}
+
+/** Fewest cohort rows a model may carry: a score spread needs a population. */
+export const MIN_COHORT_ROWS = 10;
+
 /**
  * Checks a speaker model read from JSON (the shape eval/train-voice.ts writes) and returns it typed, with its
  * number arrays as Float32Arrays: every field present and of its type, every number finite, every matrix of the
- * size its dimensions say, variances and weights positive.
+ * size its dimensions say, variances and weights positive, and the cohort of each algorithm with at least
+ * {@link MIN_COHORT_ROWS} rows of the algorithm's template length (the int8 rows as base64) and a positive scale
+ * per row.
  *
  * @param origin names the file in the error
  * @example
@@ -79,8 +103,54 @@ export interface SpeakerModel {
  * @throws {Error} naming `origin` and the first thing wrong with it
  */
 export function parseSpeakerModel(json: unknown, origin: string): SpeakerModel {
-  const malformed = (what: string): Error =>
+  const model = parseSpeakerTemplateModel(json, origin);
+  const malformed = malformedModel(origin);
+  if (!isRecord(json) || !isRecord(json.cohort)) throw malformed('`cohort` is not an object');
+  const v600 = model.V600.projection.outDims;
+  const { ubm, statisticsWeight } = model.V900;
+  const cohort = {
+    V600: cohortOf(json.cohort.V600, 'V600', v600, malformed),
+    V900: cohortOf(json.cohort.V900, 'V900', ubm.components * ubm.dims + (statisticsWeight > 0 ? v600 : 0), malformed),
+  };
+  if (cohort.V600.rows !== cohort.V900.rows) throw malformed('`cohort.V600` and `cohort.V900` differ in rows');
+  return { ...model, cohort };
+}
+
+function malformedModel(origin: string): (what: string) => Error {
+  return (what) =>
     new Error(`${origin} is not a valid speaker model: ${what} (retrain it with \`npm run eval -- train-voice\`)`);
+}
+
+function cohortOf(value: unknown, name: string, dims: number, malformed: (what: string) => Error): SpeakerCohort {
+  if (!isRecord(value)) throw malformed(`\`cohort.${name}\` is not an object`);
+  const { rows, dims: declared, scales, int8 } = value;
+  if (!isFiniteNumber(rows) || !Number.isInteger(rows) || rows < MIN_COHORT_ROWS)
+    throw malformed(`\`cohort.${name}.rows\` is not an integer >= ${MIN_COHORT_ROWS}`);
+  if (declared !== dims) throw malformed(`\`cohort.${name}.dims\` is not ${dims}, the ${name} template length`);
+  if (!isFiniteNumberArray(scales) || scales.length !== rows || scales.some((s) => !(s > 0)))
+    throw malformed(`\`cohort.${name}.scales\` is not ${rows} positive numbers`);
+  if (typeof int8 !== 'string') throw malformed(`\`cohort.${name}.int8\` is not a base64 string`);
+  const bytes = Buffer.from(int8, 'base64');
+  if (bytes.toString('base64') !== int8 || bytes.length !== rows * dims)
+    throw malformed(`\`cohort.${name}.int8\` is not the base64 of ${rows} × ${dims} bytes`);
+  return {
+    rows,
+    dims,
+    values: new Int8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)),
+    scales: Float32Array.from(scales),
+  };
+}
+
+/**
+ * {@link parseSpeakerModel} without the cohort (ignored if present): what the templates need, and what training
+ * has before it computes the cohort's templates.
+ *
+ * @example
+ * const templateModel = parseSpeakerTemplateModel(jsonWithoutCohort, 'the trained speaker model');
+ * @throws {Error} naming `origin` and the first thing wrong with it
+ */
+export function parseSpeakerTemplateModel(json: unknown, origin: string): SpeakerTemplateModel {
+  const malformed = malformedModel(origin);
   if (!isRecord(json)) throw malformed('not a JSON object');
   const { format, featureVersion, features, provenance, V600, V900 } = json;
   if (format !== SPEAKER_MODEL_FORMAT) throw malformed(`\`format\` is not ${SPEAKER_MODEL_FORMAT}`);

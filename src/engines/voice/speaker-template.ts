@@ -4,7 +4,7 @@
 import { gmmStatistics, mapMeanSupervector } from './diagonal-gmm.js';
 import { normaliseMeanVariance, type FeatureMatrix } from './features/feature-matrix.js';
 import { speakerFrames, utteranceStatistics } from './speaker-features.js';
-import { loadSpeakerModel, type SpeakerModel, type SpeakerProjection } from './speaker-model.js';
+import { loadSpeakerModel, type SpeakerProjection, type SpeakerTemplateModel } from './speaker-model.js';
 import type { VoiceAlgorithmName } from './voice-algorithms.js';
 import { VoiceSampleError } from './voice-sample-error.js';
 
@@ -14,7 +14,10 @@ import { VoiceSampleError } from './voice-sample-error.js';
  * @example
  * speakerVectorLength('V600'); // e.g. 120
  */
-export function speakerVectorLength(algorithm: VoiceAlgorithmName, model: SpeakerModel = loadSpeakerModel()): number {
+export function speakerVectorLength(
+  algorithm: VoiceAlgorithmName,
+  model: SpeakerTemplateModel = loadSpeakerModel(),
+): number {
   const v600 = model.V600.projection.outDims;
   if (algorithm === 'V600') return v600;
   const { ubm, statisticsWeight } = model.V900;
@@ -33,7 +36,7 @@ export function speakerVectorLength(algorithm: VoiceAlgorithmName, model: Speake
 export function speakerVector(
   speech: Float32Array,
   algorithm: VoiceAlgorithmName,
-  model: SpeakerModel = loadSpeakerModel(),
+  model: SpeakerTemplateModel = loadSpeakerModel(),
 ): Float32Array {
   const vectors = speakerVectors(speech, [algorithm], model);
   const vector = vectors[algorithm];
@@ -51,7 +54,7 @@ export function speakerVector(
 export function speakerVectors(
   speech: Float32Array,
   algorithms: readonly VoiceAlgorithmName[],
-  model: SpeakerModel = loadSpeakerModel(),
+  model: SpeakerTemplateModel = loadSpeakerModel(),
 ): Partial<Record<VoiceAlgorithmName, Float32Array>> {
   const frames = speakerFrames(speech, model.features);
   if (frames.frames === 0) throw new VoiceSampleError('empty', 'the sample holds no speech to model a speaker on');
@@ -69,7 +72,7 @@ export function speakerVectors(
 
 function supervectorTemplate(
   frames: FeatureMatrix,
-  model: SpeakerModel,
+  model: SpeakerTemplateModel,
   statisticsVector: () => Float32Array,
 ): Float32Array {
   const { ubm, relevance, statisticsWeight } = model.V900;
