@@ -19,21 +19,26 @@
  *    folds' held-out bona fide scores. APCER / BPCER at alfa2/4/6 per unseen kind and pooled over kinds;
  *  - all kinds seen: the same folds with every kind in training; its held-out scores are the ones the
  *    shipped model's thresholds and score_frr are read from.
- * The shipped model is trained on everything. Writes reports/voice-spoof.{md,json} (aggregates only).
+ * Every model, held out or shipped, is the fusion of the sub-band members (VOICE_SPOOF_BANDS: one `train`ed
+ * model per band on its columns, the sample's logit the mean of theirs, as at run time); the held-out scores
+ * are the fused ones. The shipped model is trained on everything. Writes reports/voice-spoof.{md,json}
+ * (aggregates only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sigmoid } from '../src/lib/sigmoid.js';
 import {
+  bandRow,
   cueDensityDistance,
-  spoofLogit,
+  fusedSpoofLogit,
   VOICE_SPOOF_MODEL_KIND,
   type CueDensity,
   type CueRange,
 } from '../src/engines/voice/voice-spoof-classifier.js';
 import { solveSymmetricPositiveDefinite } from '../src/lib/linear-solve.js';
 import {
+  VOICE_SPOOF_BANDS,
   VOICE_SPOOF_CUE_NAMES,
   VOICE_SPOOF_FEATURE_NAMES,
   VOICE_SPOOF_FEATURE_VERSION,
@@ -235,7 +240,53 @@ function train(
   };
 }
 
-const pLiveOf = (model: TrainedModel, row: Row): number => sigmoid(spoofLogit(model, row.features));
+/** A member of the fused classifier: a name and the feature row columns its model reads, in order. */
+export interface Member {
+  readonly name: string;
+  readonly columns: readonly number[];
+}
+
+interface TrainedMember extends TrainedModel {
+  readonly name: string;
+  readonly columns: readonly number[];
+}
+
+/** The members' models; a row's logit is the mean of theirs (fusedSpoofLogit, as at run time). */
+interface TrainedFusion {
+  readonly bands: readonly TrainedMember[];
+}
+
+/** Full-row indices mapped to positions in a member's columns (those not among them dropped). */
+const inMember = (indices: readonly number[], columns: readonly number[]): number[] =>
+  indices.map((index) => columns.indexOf(index)).filter((k) => k >= 0);
+
+/**
+ * One model per member, each trained by `train` on its columns of the rows; `cueIndices` and `mask` name
+ * full-row indices (a member's range and density terms check the cues among its columns).
+ */
+function trainFused(
+  rows: readonly Row[],
+  members: readonly Member[] = VOICE_SPOOF_BANDS,
+  cueIndices: readonly number[] = CUE_INDICES,
+  mask: LogisticMask = {},
+  terms: ClassifierTerms = CLASSIFIER_TERMS,
+): TrainedFusion {
+  return {
+    bands: members.map(({ name, columns }) => {
+      const memberRows = rows.map((row) => ({
+        ...row,
+        features: row.refused === undefined ? bandRow(columns, row.features) : [],
+      }));
+      const memberMask: LogisticMask = {
+        ...(mask.rangeOnly ? { rangeOnly: inMember(mask.rangeOnly, columns) } : {}),
+        ...(mask.linearOnly ? { linearOnly: inMember(mask.linearOnly, columns) } : {}),
+      };
+      return { name, columns: [...columns], ...train(memberRows, inMember(cueIndices, columns), memberMask, terms) };
+    }),
+  };
+}
+
+const pLiveOf = (model: TrainedFusion, row: Row): number => sigmoid(fusedSpoofLogit(model, row.features));
 
 /** A held-out row's P(live), or NaN when the service's gates refuse it (UNABLE_TO_CALCULATE_LIVENESS). */
 interface Scored {
@@ -243,19 +294,24 @@ interface Scored {
   readonly pLive: number;
 }
 
-/** Speaker-disjoint cross-validation: fold f scored by a model trained on the other folds' `trainOn` rows. */
+/**
+ * Speaker-disjoint cross-validation: fold f scored by the fused members' models trained on the other folds'
+ * `trainOn` rows.
+ */
 function crossValidate(
   rows: readonly Row[],
   trainOn: (row: Row) => boolean,
   testOn: (row: Row) => boolean,
+  members: readonly Member[] = VOICE_SPOOF_BANDS,
   cueIndices: readonly number[] = CUE_INDICES,
   mask: LogisticMask = {},
   terms: ClassifierTerms = CLASSIFIER_TERMS,
 ): Scored[] {
   const scored: Scored[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
-    const model = train(
+    const model = trainFused(
       rows.filter((row) => row.item.fold !== fold && trainOn(row)),
+      members,
       cueIndices,
       mask,
       terms,
@@ -341,7 +397,7 @@ export interface VoiceSpoofEvaluation {
   readonly markdown: string;
   readonly json: Record<string, unknown>;
   readonly heldOut: { readonly live: number[]; readonly spoof: number[] };
-  readonly model: TrainedModel;
+  readonly model: TrainedFusion;
   readonly counts: Readonly<Record<string, number>>;
 }
 
@@ -357,6 +413,8 @@ export function evaluateRows(
   options: {
     readonly trainingOnly: boolean;
     readonly featureMsPer5s?: number;
+    /** The fused members (default: the three sub-band models, VOICE_SPOOF_BANDS). */
+    readonly members?: readonly Member[];
     /** Row indices of the cues the bona fide range term checks (default: the shipped cues). */
     readonly cueIndices?: readonly number[];
     /** Features kept out of the logistic part, or out of its square terms (default: none). */
@@ -365,6 +423,7 @@ export function evaluateRows(
     readonly terms?: ClassifierTerms;
   },
 ): VoiceSpoofEvaluation {
+  const members = options.members ?? VOICE_SPOOF_BANDS;
   const cueIndices = options.cueIndices ?? CUE_INDICES;
   const mask = options.mask ?? {};
   const terms = options.terms ?? CLASSIFIER_TERMS;
@@ -394,6 +453,7 @@ export function evaluateRows(
       rows,
       (row) => trainsWhileHeldOut(row, held),
       (row) => row.item.kind === 'bonafide' || row.item.kind === held,
+      members,
       cueIndices,
       mask,
       terms,
@@ -445,6 +505,7 @@ export function evaluateRows(
     rows,
     () => true,
     (row) => !isTrainingOnly(row),
+    members,
     cueIndices,
     mask,
     terms,
@@ -486,7 +547,7 @@ export function evaluateRows(
         .map((s) => round(s.pLive))
         .sort((a, b) => a - b),
     },
-    model: train(rows, cueIndices, mask, terms),
+    model: trainFused(rows, members, cueIndices, mask, terms),
     counts,
   };
 }
@@ -566,24 +627,27 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
   writeReport(evaluation);
   if (!options.write) return;
   const round = (values: readonly number[]): number[] => values.map((v) => Math.round(v * 1e6) / 1e6);
-  const { model } = evaluation;
   const file = {
     kind: VOICE_SPOOF_MODEL_KIND,
     featureVersion: VOICE_SPOOF_FEATURE_VERSION,
     featureNames: VOICE_SPOOF_FEATURE_NAMES,
-    mean: round(model.mean),
-    std: round(model.std),
-    clip: model.clip,
-    weights: round(model.weights),
-    bias: Math.round(model.bias * 1e6) / 1e6,
-    l2: L2,
-    cueRange: { ...model.cueRange, centre: round(model.cueRange.centre), scale: round(model.cueRange.scale) },
-    cueDensity: {
-      ...model.cueDensity,
-      centre: round(model.cueDensity.centre),
-      precision: round(model.cueDensity.precision),
-      margin: Math.round(model.cueDensity.margin * 1e6) / 1e6,
-    },
+    bands: evaluation.model.bands.map((model) => ({
+      name: model.name,
+      columns: model.columns,
+      mean: round(model.mean),
+      std: round(model.std),
+      clip: model.clip,
+      weights: round(model.weights),
+      bias: Math.round(model.bias * 1e6) / 1e6,
+      l2: L2,
+      cueRange: { ...model.cueRange, centre: round(model.cueRange.centre), scale: round(model.cueRange.scale) },
+      cueDensity: {
+        ...model.cueDensity,
+        centre: round(model.cueDensity.centre),
+        precision: round(model.cueDensity.precision),
+        margin: Math.round(model.cueDensity.margin * 1e6) / 1e6,
+      },
+    })),
     heldOutScores: evaluation.heldOut,
     provenance: {
       command: 'npm run eval -- train-voice-spoof ../shared/data/voice',
@@ -606,5 +670,12 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
 }
 
 /** Exposed for the unit tests of the arithmetic. */
-export const testing = { errorsAt, equalErrorRate, train, trainsWhileHeldOut } satisfies Record<string, unknown>;
+export const testing = {
+  crossValidate,
+  errorsAt,
+  equalErrorRate,
+  train,
+  trainFused,
+  trainsWhileHeldOut,
+} satisfies Record<string, unknown>;
 export type { CorpusKind };

@@ -4,7 +4,7 @@
  */
 import type { SpeechActivity } from './voice-activity.js';
 import { sigmoid } from '../../lib/sigmoid.js';
-import { loadVoiceSpoofModel, spoofLogit, type VoiceSpoofModel } from './voice-spoof-classifier.js';
+import { fusedSpoofLogit, loadVoiceSpoofModel, type VoiceSpoofModel } from './voice-spoof-classifier.js';
 import { voiceSpoofFeatures } from './voice-spoof-features.js';
 
 export interface VoiceSpoofResult {
@@ -28,5 +28,5 @@ export function voiceSpoofScore(
   model: VoiceSpoofModel = loadVoiceSpoofModel(),
 ): VoiceSpoofResult {
   const { row, cues } = voiceSpoofFeatures(samples, activity);
-  return { pLive: sigmoid(spoofLogit(model, row)), cues };
+  return { pLive: sigmoid(fusedSpoofLogit(model, row)), cues };
 }

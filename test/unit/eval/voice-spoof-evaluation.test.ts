@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSample } from '../../../src/engines/voice/voice-sample-analysis.js';
-import { cueDensityDistance, spoofLogit } from '../../../src/engines/voice/voice-spoof-classifier.js';
+import { bandRow, cueDensityDistance, spoofLogit } from '../../../src/engines/voice/voice-spoof-classifier.js';
+import { sigmoid } from '../../../src/lib/sigmoid.js';
 import { CLASSIFIER_TERMS, testing } from '../../../eval/train-voice-spoof.js';
 import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
 import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
@@ -150,4 +151,59 @@ test('train: the cue density is fitted on bona fide rows, its margin from cross-
   atClip[0] = (model.mean[0] ?? 0) + model.clip * (model.std[0] ?? 1);
   const noRanges = { ...model, cueDensity: { ...model.cueDensity, gain: 0 } };
   assert.ok(Math.abs(spoofLogit(noRanges, far) - spoofLogit(noRanges, atClip)) < 1e-9);
+});
+
+test('trainFused and crossValidate: one model per member on its columns, held-out P(live) of their mean logit', () => {
+  const { crossValidate, train, trainFused } = testing;
+  // Columns 0-1 are member a's own, 2-3 member b's, 4-5 cues both read; a separates the classes, b barely.
+  const members = [
+    { name: 'a', columns: [0, 1, 4, 5] },
+    { name: 'b', columns: [2, 3, 4, 5] },
+  ];
+  const cues = [4, 5];
+  const rows = Array.from({ length: 90 }, (_, i) => {
+    const live = i % 3 !== 0;
+    const features = Array.from({ length: 6 }, (_, j) => Math.sin(i * 12.9898 + j * 78.233));
+    features[0] = (live ? 1 : -1) + 0.5 * Math.sin(i * 3.1);
+    features[2] = (live ? 0.2 : -0.2) + Math.sin(i * 1.7);
+    return {
+      item: {
+        kind: live ? ('bonafide' as const) : ('espeak' as const),
+        fold: Math.floor(i / 30),
+        source: `s${i % 15}`,
+        path: `p${i}`,
+        recipe: 'r',
+      },
+      features,
+    };
+  });
+  const fused = trainFused(rows, members, cues);
+  assert.deepEqual(
+    fused.bands.map((band) => band.columns),
+    members.map((member) => member.columns),
+  );
+  // Each member is the single-model trainer on its columns, its cue terms on the cues' places among them.
+  const onColumns = (columns: readonly number[], from: typeof rows) =>
+    from.map((row) => ({ ...row, features: bandRow(columns, row.features) }));
+  assert.deepEqual(fused.bands[1]?.weights, train(onColumns([2, 3, 4, 5], rows), [2, 3]).weights);
+  assert.deepEqual(fused.bands[0]?.cueRange.features, [2, 3]);
+
+  const scored = crossValidate(
+    rows,
+    () => true,
+    () => true,
+    members,
+    cues,
+  );
+  const trainedOn = rows.filter((row) => row.item.fold !== 0);
+  const [a, b] = members.map(({ columns }) => train(onColumns(columns, trainedOn), [2, 3]));
+  assert.ok(a !== undefined && b !== undefined);
+  let differs = 0;
+  for (const { row, pLive } of scored.filter((s) => s.row.item.fold === 0)) {
+    const logitA = spoofLogit(a, bandRow([0, 1, 4, 5], row.features));
+    const logitB = spoofLogit(b, bandRow([2, 3, 4, 5], row.features));
+    assert.ok(Math.abs(pLive - sigmoid((logitA + logitB) / 2)) < 1e-12);
+    if (Math.abs(logitA - logitB) > 0.1) differs++;
+  }
+  assert.ok(differs > 10, 'the members disagree on most rows, so the mean is not either alone');
 });

@@ -7,7 +7,11 @@ import { loadVoiceSpoofModel, parseVoiceSpoofModel } from '../../../../src/engin
 /** The shipped spoof model with one field broken, as a hand-edited or truncated file would be. */
 const malformedSpoofModel = {
   file: 'broken/voice-spoof-model.json',
-  load: () => parseVoiceSpoofModel({ ...loadVoiceSpoofModel(), std: [0] }, 'broken/voice-spoof-model.json'),
+  load: () => {
+    const shipped = loadVoiceSpoofModel();
+    const bands = shipped.bands.map((band, b) => (b === 0 ? { ...band, std: [0] } : band));
+    return parseVoiceSpoofModel({ ...shipped, bands }, 'broken/voice-spoof-model.json');
+  },
 };
 
 describe('voice model files at start', () => {
@@ -23,7 +27,7 @@ describe('voice model files at start', () => {
         assert.equal(error.file, 'broken/voice-spoof-model.json');
         assert.match(
           error.message,
-          /^voice engine cannot start: broken\/voice-spoof-model\.json: .*not a valid voice spoof model: `mean` and `std` need one value per feature/,
+          /^voice engine cannot start: broken\/voice-spoof-model\.json: .*not a valid voice spoof model: bands\[0\]: `mean` and `std` need one value per feature/,
         );
         return true;
       },

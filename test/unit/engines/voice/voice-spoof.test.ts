@@ -4,12 +4,14 @@ import { detectSpeech } from '../../../../src/engines/voice/voice-activity.js';
 import {
   cueDensityDistance,
   cueRangeDeviation,
+  fusedSpoofLogit,
   loadVoiceSpoofModel,
   parseVoiceSpoofModel,
   spoofLogit,
 } from '../../../../src/engines/voice/voice-spoof-classifier.js';
 import { voiceSpoofScore } from '../../../../src/engines/voice/voice-spoof-detection.js';
 import {
+  VOICE_SPOOF_BANDS,
   VOICE_SPOOF_CUE_NAMES,
   VOICE_SPOOF_FEATURE_NAMES,
 } from '../../../../src/engines/voice/voice-spoof-features.js';
@@ -19,33 +21,62 @@ import {
   voiceScoreFrr,
 } from '../../../../src/engines/voice/voice-liveness-levels.js';
 import { VoiceWorkflowError } from '../../../../src/engines/voice/voice-workflow-error.js';
-import { padSilence, soxEffects, synthesizeSpeech } from '../../../helpers/speech.js';
+import { powerSpectrogram } from '../../../../src/engines/voice/features/power-spectrum.js';
+import {
+  SUBBAND_CEPSTRA_NAMES,
+  SUBBAND_VALUES,
+  subbandCepstra,
+} from '../../../../src/engines/voice/spoof-cues/subband-cepstra.js';
+import { padSilence, soxEffects, synthesizeSpeech, whiteNoise } from '../../../helpers/speech.js';
 
 test('the shipped voice spoof model loads and matches the features this build computes', () => {
   const model = loadVoiceSpoofModel();
   assert.deepEqual(model.featureNames, VOICE_SPOOF_FEATURE_NAMES);
-  assert.equal(model.weights.length, 2 * VOICE_SPOOF_FEATURE_NAMES.length);
-  assert.equal(model.cueRange.features.length, VOICE_SPOOF_CUE_NAMES.length);
-  assert.equal(model.cueDensity.precision.length, VOICE_SPOOF_CUE_NAMES.length ** 2);
-  assert.ok(model.cueDensity.gain > 0 && model.cueDensity.margin > 0 && model.clip > 0);
+  assert.deepEqual(
+    model.bands.map(({ name, columns }) => ({ name, columns })),
+    VOICE_SPOOF_BANDS,
+  );
+  for (const band of model.bands) {
+    assert.equal(band.weights.length, 2 * band.columns.length);
+    // The range and density terms check the band row's cues.
+    const cues = band.cueRange.features.map((k) => VOICE_SPOOF_FEATURE_NAMES[band.columns[k] ?? -1]);
+    assert.deepEqual(cues, [...VOICE_SPOOF_CUE_NAMES]);
+    assert.deepEqual(band.cueDensity.features, band.cueRange.features);
+    assert.equal(band.cueDensity.precision.length, VOICE_SPOOF_CUE_NAMES.length ** 2);
+    assert.ok(band.cueDensity.gain > 0 && band.cueDensity.margin > 0 && band.clip > 0);
+  }
   assert.ok(model.heldOutScores.live.length > 100 && model.heldOutScores.spoof.length > 100);
 });
 
 test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
-  const good = { ...loadVoiceSpoofModel() };
+  const shipped = loadVoiceSpoofModel();
+  const good = { ...shipped };
   assert.doesNotThrow(() => parseVoiceSpoofModel(good, 'good.json'));
-  const broken = (patch: Record<string, unknown>, reason: RegExp) =>
+  const [first, ...rest] = shipped.bands;
+  assert.ok(first !== undefined && rest.length > 0);
+  const brokenModel = (patch: Record<string, unknown>, reason: RegExp) =>
     assert.throws(() => parseVoiceSpoofModel({ ...good, ...patch }, 'bad.json'), reason);
-  broken({ kind: 'other' }, /bad\.json.*kind/);
+  // Every band model is checked, the last as well as the first.
+  const broken = (patch: Record<string, unknown>, reason: RegExp) => {
+    brokenModel({ bands: [{ ...first, ...patch }, ...rest] }, new RegExp(`bands\\[0\\]: .*${reason.source}`));
+    brokenModel({ bands: [first, ...rest.slice(0, -1), { ...rest.at(-1), ...patch }] }, reason);
+  };
+  brokenModel({ kind: 'other' }, /bad\.json.*kind/);
+  brokenModel({ bands: [] }, /bands/);
+  brokenModel({ bands: undefined }, /bands/);
+  brokenModel({ heldOutScores: { live: [0.9, 0.1], spoof: [] } }, /ascending/);
+  broken({ columns: [999] }, /columns/);
+  broken({ columns: [] }, /columns/);
+  broken({ columns: first.columns.slice(1) }, /mean/);
+  broken({ name: 3 }, /name/);
   broken({ weights: [1, 2, 3] }, /weights/);
-  broken({ std: good.std.map(() => 0) }, /not positive/);
-  broken({ heldOutScores: { live: [0.9, 0.1], spoof: [] } }, /ascending/);
+  broken({ std: first.std.map(() => 0) }, /not positive/);
   broken({ cueRange: { features: [999], centre: [0], scale: [1], margin: 3 } }, /feature indices/);
   broken({ bias: 'x' }, /bias/);
   broken({ clip: 0 }, /clip/);
   broken({ clip: undefined }, /clip/);
   broken({ cueDensity: undefined }, /cueDensity/);
-  const density = good.cueDensity;
+  const density = first.cueDensity;
   broken({ cueDensity: { ...density, features: [999] } }, /cueDensity\.features/);
   broken({ cueDensity: { ...density, centre: [0] } }, /cueDensity\.centre/);
   broken({ cueDensity: { ...density, precision: density.precision.slice(1) } }, /m×m/);
@@ -53,7 +84,10 @@ test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
   const asymmetric = [...density.precision];
   asymmetric[1] = (asymmetric[1] ?? 0) + 1;
   broken({ cueDensity: { ...density, precision: asymmetric } }, /not symmetric/);
-  broken({ cueDensity: { ...density, precision: density.precision.map((v, j) => (j === 0 ? -1 : v)) } }, /diagonal/);
+  broken(
+    { cueDensity: { ...density, precision: density.precision.map((v: number, j: number) => (j === 0 ? -1 : v)) } },
+    /diagonal/,
+  );
   broken({ cueDensity: { ...density, gain: -1 } }, /gain/);
   broken({ cueDensity: { ...density, margin: 'x' } }, /margin/);
   assert.equal(m * m, density.precision.length);
@@ -62,6 +96,24 @@ test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
 
 /** No density term (gain 0) and no clip in reach: the terms under test alone. */
 const densityOff = { features: [0], centre: [0], precision: [1], margin: 0, gain: 0 };
+
+test("fusedSpoofLogit: the mean of the band models' logits, each on its own columns of the row", () => {
+  const band = (columns: number[], weight: number, bias: number) => ({
+    columns,
+    mean: [0],
+    std: [1],
+    clip: 1e9,
+    weights: [weight, 0],
+    bias,
+    cueRange: { features: [], centre: [], scale: [], margin: 3 },
+    cueDensity: densityOff,
+  });
+  // Band 0 reads column 2 (logit 1 + 2·3 = 7), band 1 column 0 (logit −4 + 1·(−1) = −5): mean 1.
+  const model = { bands: [band([2], 2, 1), band([0], 1, -4)] };
+  assert.equal(fusedSpoofLogit(model, [-1, 100, 3]), 1);
+  assert.equal(fusedSpoofLogit({ bands: [band([2], 2, 1)] }, [-1, 100, 3]), 7);
+  assert.throws(() => fusedSpoofLogit(model, [0, 0]), RangeError);
+});
 
 test('spoofLogit: the cue range lowers the logit only by what exceeds the margin', () => {
   const model = {
@@ -206,4 +258,25 @@ test('voiceSpoofScore: every cue named, P(live) in 0..1; an espeak-ng utterance 
     assert.ok(pLive >= 0 && pLive <= 1);
     assert.ok(pLive < threshold, `P(live) ${pLive} vs alfa4 threshold ${threshold}`);
   }
+});
+
+test("subbandCepstra: three bands of named statistics; a 2 kHz low-pass lowers the upper bands' relative level only", async () => {
+  const white = whiteNoise(2, -20, 7);
+  const dull = await soxEffects(white, ['lowpass', '-2', '2000']);
+  const stats = (samples: Float32Array) =>
+    subbandCepstra(powerSpectrogram(samples, { sampleRate: 16_000 }), () => true);
+  const [flat, low] = [stats(white), stats(dull)];
+  assert.equal(flat.length, 3 * SUBBAND_VALUES);
+  assert.equal(SUBBAND_CEPSTRA_NAMES.length, flat.length);
+  const level = (values: Float64Array, band: number) => values[band * SUBBAND_VALUES + SUBBAND_VALUES - 1] ?? NaN;
+  // Relative levels sum to 0: cutting the top band raises the others' (white noise: -9.6, 1.5, 8.0 → 2.7, 5.2, -8.0).
+  assert.ok(Math.abs(level(flat, 0) + level(flat, 1) + level(flat, 2)) < 1e-9);
+  assert.ok(level(low, 2) < level(flat, 2) - 10 && level(low, 0) > level(flat, 0) + 10);
+  // Each band's own cepstrum: the low band's envelope moves little when only the upper bands are cut.
+  const lowBandMeans = (values: Float64Array) => [...values.subarray(0, 12)];
+  const shift = lowBandMeans(low).reduce((t, v, c) => t + Math.abs(v - (lowBandMeans(flat)[c] ?? 0)), 0);
+  assert.ok(shift < 3, `low band moved by ${shift}`); // the 2-pole roll-off reaches into it a little (1.5)
+  // Speech-frame selection: statistics of no frames are all 0 but the (relative) levels.
+  const none = subbandCepstra(powerSpectrogram(white, { sampleRate: 16_000 }), () => false);
+  assert.ok(none.every((v) => v === 0));
 });
