@@ -198,7 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerHealth(app, store, () => closing);
     warnIfUnauthenticated(config, app.log);
     // One check (and one cache of the token signing keys) for every service of the process.
-    const authenticate = serverAuthentication(config, store.db, issuedCredentials(services, dependencies));
+    const authenticate = serverAuthentication(config, store.db, issuedCredentials(services, dependencies), throttles);
     for (const service of services) {
       await mountService(
         app,

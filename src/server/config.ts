@@ -347,6 +347,12 @@ export interface ThrottleLimits {
   readonly triggerPerUser: number;
   /** validateSession calls per source address and window. */
   readonly validatePerAddress: number;
+  /** Window of the failed-credentials throttle (wrong client secrets, unknown API keys), in seconds. */
+  readonly failureWindowSeconds: number;
+  /** Failed credential checks naming one client id or API key id per failure window, from anywhere. */
+  readonly failuresPerClient: number;
+  /** Failed credential checks from one network (IPv4 /24, IPv6 /48) per failure window, whatever they name. */
+  readonly failuresPerNetwork: number;
   /** `redis://` or `rediss://` URL of the store every replica counts in; unset: each process counts alone. */
   readonly redisUrl: string | undefined;
   /** Start of every Redis key (`<prefix>throttle:<name>:...`), so deployments sharing one Redis stay apart. */
@@ -365,6 +371,15 @@ function throttleLimits(env: NodeJS.ProcessEnv): ThrottleLimits {
     triggerPerCustomer: limit('VERIPORT_THROTTLE_TRIGGER_PER_CUSTOMER', 120),
     triggerPerUser: limit('VERIPORT_THROTTLE_TRIGGER_PER_USER', 10),
     validatePerAddress: limit('VERIPORT_THROTTLE_VALIDATE_PER_ADDRESS', 30),
+    failureWindowSeconds: integer(
+      env.VERIPORT_THROTTLE_FAILURE_WINDOW_SECONDS,
+      'VERIPORT_THROTTLE_FAILURE_WINDOW_SECONDS',
+      900,
+      1,
+      86_400,
+    ),
+    failuresPerClient: limit('VERIPORT_THROTTLE_FAILURES_PER_CLIENT', 10),
+    failuresPerNetwork: limit('VERIPORT_THROTTLE_FAILURES_PER_NETWORK', 50),
     ...throttleStore(env),
   };
 }

@@ -7,12 +7,25 @@ export interface WindowCounter {
    * delta on a key with no current window does nothing (resolves to 0): it never opens one.
    */
   add(key: string, delta: number): Promise<number>;
+  /** As {@link add}, and the milliseconds left in the key's window (0 when none is open): a 429's Retry-After. */
+  take(key: string, delta: number): Promise<WindowCount>;
+}
+
+/** A key's count in its current window and the time until that window ends. */
+export interface WindowCount {
+  readonly count: number;
+  readonly remainingMs: number;
 }
 
 export interface WindowCounterOptions {
   readonly windowMs: number;
   /** The clock of the in-process counts (tests); Redis windows run on Redis's clock. */
   readonly now?: () => number;
+  /**
+   * At most this many open windows in the process (unset: unbounded, for a handful of fixed keys). Past it
+   * the ended windows are dropped, then the oldest: keys an attacker chooses (client ids) cost bounded memory.
+   */
+  readonly maxKeys?: number;
 }
 
 // One atomic step: a window ends when its key expires; a key is given its expiry when it has none, so a
@@ -23,6 +36,16 @@ if delta < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local count = redis.call('INCRBY', KEYS[1], delta)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return count
+`;
+
+// The same step, answering the count and the milliseconds left in the window.
+const TAKE_SCRIPT = `
+local delta = tonumber(ARGV[1])
+if delta < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
+local count = redis.call('INCRBY', KEYS[1], delta)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+return {count, ttl}
 `;
 
 /**
@@ -50,27 +73,52 @@ export function windowCounter(store: ThrottleStore, name: string, options: Windo
         return local.add(key, delta);
       }
     },
+    async take(key, delta) {
+      try {
+        const answer: unknown = await redis.eval(TAKE_SCRIPT, 1, prefix + key, delta, options.windowMs);
+        const [count, remainingMs] = Array.isArray(answer) ? (answer as unknown[]) : [];
+        if (typeof count !== 'number' || typeof remainingMs !== 'number')
+          throw new TypeError('Redis answered no count and time left');
+        return { count, remainingMs };
+      } catch (error) {
+        store.reportFailure(error);
+        return local.take(key, delta);
+      }
+    },
   };
 }
 
-/** The counter of one process, for a handful of keys: a map of open windows (an expired one is dropped when met). */
+/** The counter of one process: a map of open windows (an ended one is dropped when met, or to stay under `maxKeys`). */
 function localWindowCounter(options: WindowCounterOptions): WindowCounter {
   const now = options.now ?? Date.now;
+  const maxKeys = options.maxKeys ?? Number.POSITIVE_INFINITY;
   const windows = new Map<string, { start: number; count: number }>();
+  const makeRoom = () => {
+    if (windows.size < maxKeys) return;
+    for (const [key, window] of windows) if (now() - window.start >= options.windowMs) windows.delete(key);
+    // Insertion order is start order: the oldest windows end first anyway.
+    for (const key of windows.keys()) {
+      if (windows.size < maxKeys) break;
+      windows.delete(key);
+    }
+  };
+  const take = (key: string, delta: number): WindowCount => {
+    let window = windows.get(key);
+    if (window !== undefined && now() - window.start >= options.windowMs) {
+      windows.delete(key);
+      window = undefined;
+    }
+    if (window === undefined) {
+      if (delta < 0) return { count: 0, remainingMs: 0 };
+      makeRoom();
+      window = { start: now(), count: 0 };
+      windows.set(key, window);
+    }
+    window.count += delta;
+    return { count: window.count, remainingMs: window.start + options.windowMs - now() };
+  };
   return {
-    add(key, delta) {
-      let window = windows.get(key);
-      if (window !== undefined && now() - window.start >= options.windowMs) {
-        windows.delete(key);
-        window = undefined;
-      }
-      if (window === undefined) {
-        if (delta < 0) return Promise.resolve(0);
-        window = { start: now(), count: 0 };
-        windows.set(key, window);
-      }
-      window.count += delta;
-      return Promise.resolve(window.count);
-    },
+    add: (key, delta) => Promise.resolve(take(key, delta).count),
+    take: (key, delta) => Promise.resolve(take(key, delta)),
   };
 }

@@ -5,8 +5,10 @@ import { customersRepository } from '../../store/customers.js';
 import type { Database } from '../../store/schema.js';
 import { signingKeysRepository } from '../../store/signing-keys.js';
 import { isLoopbackHost, type VeriportConfig } from '../config.js';
+import type { ThrottleStore } from '../throttle-store.js';
 import { adminOnly } from './access-denied.js';
 import { credentialCheck, type CheckCredentials, type CheckIssuedCredentials } from './credentials.js';
+import { failedCredentials } from './failed-credentials.js';
 import { signingKeyCache } from './signing-key-cache.js';
 
 /**
@@ -87,16 +89,18 @@ export function authenticationHook(
 /**
  * The hook of the configured mode over the store's customers, admin keys and token signing keys: built
  * once per server and shared by every service it mounts (one key cache). `issued`: credentials a mounted
- * service issues for other services' routes (onboarding's QR sessions), checked first.
+ * service issues for other services' routes (onboarding's QR sessions), checked first. `throttles`: where
+ * failed API keys are counted (with the token endpoint's failed secrets); unset: they are not throttled.
  *
  * @example
- * const authenticate = serverAuthentication(config, store.db);
+ * const authenticate = serverAuthentication(config, store.db, undefined, throttleStore);
  * await mountService(app, faceMatchingService, dependencies, recordUsage, authenticate);
  */
 export function serverAuthentication(
   config: VeriportConfig,
   db: Kysely<Database>,
   issued?: CheckIssuedCredentials,
+  throttles?: ThrottleStore,
 ): Authenticate {
   return authenticationHook(
     config.authentication,
@@ -105,6 +109,7 @@ export function serverAuthentication(
       adminKeys: adminKeysRepository(db),
       tokenKeys: signingKeyCache(signingKeysRepository(db), config.tokenTtlSeconds),
       publicUrl: config.publicUrl,
+      failures: throttles === undefined ? undefined : failedCredentials(throttles, config.throttle),
     }),
     issued,
   );

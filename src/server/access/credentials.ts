@@ -3,6 +3,7 @@ import { isAdminKeyForm, type AdminKeysRepository } from '../../store/admin-keys
 import type { CustomersRepository } from '../../store/customers.js';
 import { AccessDeniedError } from './access-denied.js';
 import { bearerTokenOf, customerOfAccessToken } from './access-token.js';
+import { throttledKeyLookup, type FailedCredentials } from './failed-credentials.js';
 import type { AccessTokenKeys } from './signing-key-cache.js';
 
 /** Who a call with valid credentials comes from. */
@@ -26,6 +27,8 @@ export interface CredentialSources {
   readonly tokenKeys: AccessTokenKeys;
   /** `VERIPORT_PUBLIC_URL`: the issuer tokens must name (else the request's origin). */
   readonly publicUrl: string | undefined;
+  /** Throttles failed API keys per key id and per source network; unset: not throttled. */
+  readonly failures?: FailedCredentials;
 }
 
 const MISSING =
@@ -42,7 +45,7 @@ const MISSING =
  * const caller = await check(request); // { kind: 'customer', customer: 'acme' }; throws AccessDeniedError
  */
 export function credentialCheck(sources: CredentialSources): CheckCredentials {
-  const { customers, adminKeys, tokenKeys, publicUrl } = sources;
+  const { customers, adminKeys, tokenKeys, publicUrl, failures } = sources;
   return async (request) => {
     const { authorization, apikey } = request.headers;
     let tokenCustomer: string | undefined;
@@ -62,11 +65,11 @@ export function credentialCheck(sources: CredentialSources): CheckCredentials {
     if (isAdminKeyForm(apikey)) {
       if (tokenCustomer !== undefined)
         throw new AccessDeniedError("an admin key is sent alone, without a customer's bearer token");
-      const keyId = await adminKeys.keyIdOf(apikey);
+      const keyId = await throttledKeyLookup(failures, request, apikey, () => adminKeys.keyIdOf(apikey));
       if (keyId === undefined) throw new AccessDeniedError('unknown or revoked admin key');
       return { kind: 'admin', keyId };
     }
-    const keyOwner = await customers.customerOfApiKey(apikey);
+    const keyOwner = await throttledKeyLookup(failures, request, apikey, () => customers.customerOfApiKey(apikey));
     if (keyOwner === undefined) throw new AccessDeniedError('unknown or revoked api key');
     if (tokenCustomer !== undefined && keyOwner !== tokenCustomer)
       throw new AccessDeniedError('api key and token belong to different customers');

@@ -1,3 +1,4 @@
+import { failedCredentials } from '../../server/access/failed-credentials.js';
 import type { ServiceDefinition } from '../../server/service-definition.js';
 import { addVersionRoute } from '../../server/version-route.js';
 import { customersRepository } from '../../store/customers.js';
@@ -54,7 +55,12 @@ export const onboardingService: ServiceDefinition = {
     await tokenRoutes(app, deps, customers, signer);
     const context = onboardingContext(deps);
     const devices = deviceContext(deps);
-    const verifyAccess = accessVerifier({ customers, signer, publicUrl: deps.config.publicUrl });
+    const verifyAccess = accessVerifier({
+      customers,
+      signer,
+      publicUrl: deps.config.publicUrl,
+      failures: failedCredentials(deps.throttleStore, deps.config.throttle),
+    });
     const sessions = sessionContext(deps, app.log);
     await sessionRoutes(app, deps, sessions, verifyAccess);
     // Every call below carries the bearer token and the API key of one customer, or a QR session's

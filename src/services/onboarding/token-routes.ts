@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { failedCredentials, tooManyFailuresText } from '../../server/access/failed-credentials.js';
 import { issuerOf } from '../../server/access/token-claims.js';
 import { ApiError } from '../../server/errors/api-error.js';
 import { isStoredText } from '../../server/schemas/stored-text.js';
@@ -33,6 +34,8 @@ export async function tokenRoutes(
     { name: 'token-address', max: limits.tokenPerAddress, key: (request) => request.ip },
     { name: 'token-client', max: limits.tokenPerClient, key: claimedClientId },
   ]);
+  // Failed client authentications: per client id and per source network, shared with the API-key check.
+  const failures = failedCredentials(deps.throttleStore, limits);
   /** The customer whose realm a path names, or undefined. */
   const customerAt = async (realm: string) => {
     const name = customerOfRealm(realm);
@@ -77,13 +80,24 @@ export async function tokenRoutes(
           'invalid client credentials',
           credentials.via === 'basic' ? realm : undefined,
         );
-        // An unknown realm answers like a wrong secret, so customer names cannot be probed.
-        const customer = await customerAt(realm);
-        // A client id no client can have (a NUL character) answers like an unknown one, without the store.
-        const owner = isStoredText(credentials.clientId)
-          ? await customers.authenticateClient(credentials.clientId, credentials.clientSecret)
-          : undefined;
+        // Past the failure limits nothing is checked, so a guess there learns nothing.
+        const attempt = await failures.attempt(request, `oidc:${credentials.clientId}`);
+        if (attempt.retryAfter !== undefined) {
+          reply.header('retry-after', String(attempt.retryAfter));
+          throw new OAuthError(429, 'slow_down', tooManyFailuresText(attempt.retryAfter));
+        }
+        // An unknown realm answers like a wrong secret, so customer names cannot be probed. A client id no
+        // client can have (a NUL character) answers like an unknown one, without the store.
+        const [customer, owner] = await attempt.checking(() =>
+          Promise.all([
+            customerAt(realm),
+            isStoredText(credentials.clientId)
+              ? customers.authenticateClient(credentials.clientId, credentials.clientSecret)
+              : undefined,
+          ]),
+        );
         if (customer === undefined || owner !== customer.name) throw refused;
+        await attempt.release();
         if (form.grant_type === undefined || form.grant_type === '')
           throw new OAuthError(400, 'invalid_request', 'grant_type is required');
         if (form.grant_type !== 'client_credentials')

@@ -145,7 +145,14 @@ describe('authentication of the biometric services (VERIPORT_AUTH=required)', ()
     const revokedAdmin = await adminKeys.create('former operator');
     await adminKeys.revoke(revokedAdmin.keyId);
     app = await testApp(
-      { VERIPORT_AUTH: 'required', VERIPORT_ADMIN_CONFIRM: CONFIRM },
+      {
+        VERIPORT_AUTH: 'required',
+        VERIPORT_ADMIN_CONFIRM: CONFIRM,
+        // Every bad key here comes from one address: the failure throttle has its own test
+        // (failed-credentials-throttle.test.ts).
+        VERIPORT_THROTTLE_FAILURES_PER_CLIENT: '1000000',
+        VERIPORT_THROTTLE_FAILURES_PER_NETWORK: '1000000',
+      },
       { store, services: withProbe, onShutdownRequested: () => (shutdowns += 1) },
     );
     const acmeToken = await accessToken(app, 'acme', acme.client);

@@ -1,0 +1,61 @@
+/**
+ * The failed-credentials throttle on a real Redis (REDIS_URL, as redis-throttles.test.ts): two stores on one
+ * Redis are two replicas and see one budget per client and per network, and the Retry-After comes from
+ * Redis's own expiry. Keys of a prefix of this run's own, deleted at the end.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { failedCredentials } from '../../src/server/access/failed-credentials.js';
+import { openThrottleStore, type ThrottleStore } from '../../src/server/throttle-store.js';
+
+const REDIS_URL = process.env.REDIS_URL;
+const SKIP =
+  REDIS_URL === undefined || REDIS_URL === ''
+    ? 'REDIS_URL is not set: these tests need a Redis (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run test:postgres)'
+    : false;
+const PREFIX = `veriport-test-${process.pid}-${randomUUID().slice(0, 8)}:`;
+const LIMITS = { failureWindowSeconds: 900, failuresPerClient: 3, failuresPerNetwork: 5 };
+const log = { warn: () => undefined, info: () => undefined };
+
+let stores: ThrottleStore[] = [];
+
+describe('failed-credentials throttle on Redis', { skip: SKIP }, () => {
+  before(async () => {
+    stores = await Promise.all([1, 2].map(() => openThrottleStore({ url: REDIS_URL, keyPrefix: PREFIX, log })));
+  });
+
+  after(async () => {
+    const redis = new Redis(REDIS_URL ?? '');
+    const keys = await redis.keys(`${PREFIX}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('shares the failures of a client and of a network between replicas, with Redis TTL as Retry-After', async () => {
+    const [one, two] = stores.map((store) => failedCredentials(store, LIMITS));
+    assert.ok(one !== undefined && two !== undefined);
+    for (const replica of [one, two, one]) {
+      const attempt = await replica.attempt({ ip: '10.0.0.1' }, 'oidc:acme');
+      assert.equal(attempt.retryAfter, undefined);
+    }
+    const refused = await two.attempt({ ip: '10.9.0.1' }, 'oidc:acme');
+    assert.ok(refused.retryAfter !== undefined && refused.retryAfter > 890 && refused.retryAfter <= 900);
+    // A success is given back: the other replica's network count stays at 3 failures.
+    const ok = await one.attempt({ ip: '10.0.0.2' }, 'oidc:globex');
+    assert.equal(ok.retryAfter, undefined);
+    await ok.release();
+    const redis = new Redis(REDIS_URL ?? '');
+    try {
+      assert.equal(await redis.get(`${PREFIX}throttle:auth-fail-network:10.0.0.0/24`), '3');
+      assert.equal(await redis.get(`${PREFIX}throttle:auth-fail-client:oidc:acme`), '3');
+    } finally {
+      redis.disconnect();
+    }
+    for (const replica of [two, one])
+      assert.equal((await replica.attempt({ ip: '10.0.0.3' }, undefined)).retryAfter, undefined);
+    assert.ok((await two.attempt({ ip: '10.0.0.4' }, 'oidc:globex')).retryAfter !== undefined);
+  });
+});
