@@ -30,7 +30,7 @@ export function speakerVectorLength(
  *
  * @example
  * const a = speakerVector(speechSamples(audio.samples, activity), 'V600');
- * dot(a, b); // cosine similarity, higher for the same speaker
+ * dot(a, b); // cosine similarity, higher for the same speaker (the service scores S-norm scaled templates)
  * @throws {VoiceSampleError} `empty` when the speech is shorter than one 25 ms frame
  */
 export function speakerVector(

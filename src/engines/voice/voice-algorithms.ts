@@ -1,11 +1,12 @@
 /**
- * The spec's two voice algorithms. Both turn speech into a UNIT vector of fixed length compared by dot product
- * (cosine), so the face engine's vector gallery and template codec serve voice unchanged.
+ * The spec's two voice algorithms. Both turn speech into a UNIT vector of fixed length, stored and exported as
+ * such, so the face engine's vector gallery and template codec serve voice unchanged; scores are dot products
+ * of the templates after S-norm scaling against a background cohort (score-normalisation.ts).
  *
  * - V600: statistics of MFCC(20)+Δ frames (means, deviations, correlations of the cepstra) projected by linear
  *   discriminant analysis: strongest on short and text-independent samples.
  * - V900: a GMM universal background model, MAP-adapted to the sample; its normalised mean supervector
- *   (the KL-divergence kernel) projected by PCA and LDA.
+ *   (the KL-divergence kernel) concatenated with the V600 vector (√0.75·V600 ⊕ √0.25·supervector).
  */
 import { speakerVectorLength } from './speaker-template.js';
 
