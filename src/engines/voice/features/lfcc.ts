@@ -4,6 +4,7 @@
  * synthesis and replay leave their traces (the mel scale blurs it), which is why spoofing countermeasures
  * use it (ASVspoof baselines).
  */
+import { cepstraInto, orthonormalDct } from './cepstral-transform.js';
 import type { PowerSpectrogram } from './power-spectrum.js';
 
 export interface LfccOptions {
@@ -95,7 +96,7 @@ export function lfcc(spectrum: PowerSpectrogram, options: LfccOptions = {}): Cep
   const { frames, bins, power } = spectrum;
   const values = new Float32Array(frames * coefficients);
   const logEnergy = new Float64Array(filters);
-  const dct = dctMatrix(filters, coefficients);
+  const dct = orthonormalDct(filters, coefficients, Float64Array);
   for (let f = 0; f < frames; f++) {
     const row = f * bins;
     for (let m = 0; m < filters; m++) {
@@ -107,42 +108,7 @@ export function lfcc(spectrum: PowerSpectrogram, options: LfccOptions = {}): Cep
           energy += (filter.weights[k] ?? 0) * (power[row + filter.firstBin + k] ?? 0);
       logEnergy[m] = Math.log(Math.max(energy, ENERGY_FLOOR));
     }
-    // Two cepstra at a time, each summed in its own variable in the filters' order (the same value to the bit).
-    let c = 0;
-    for (; c + 1 < coefficients; c += 2) {
-      let sum0 = 0;
-      let sum1 = 0;
-      const row0 = c * filters;
-      const row1 = row0 + filters;
-      for (let m = 0; m < filters; m++) {
-        const x = logEnergy[m] ?? 0;
-        sum0 += (dct[row0 + m] ?? 0) * x;
-        sum1 += (dct[row1 + m] ?? 0) * x;
-      }
-      values[f * coefficients + c] = sum0;
-      values[f * coefficients + c + 1] = sum1;
-    }
-    for (; c < coefficients; c++) {
-      let sum = 0;
-      for (let m = 0; m < filters; m++) sum += (dct[c * filters + m] ?? 0) * (logEnergy[m] ?? 0);
-      values[f * coefficients + c] = sum;
-    }
+    cepstraInto(logEnergy, dct, coefficients, values, f * coefficients);
   }
   return { frames, coefficients, values };
-}
-
-const dctCache = new Map<string, Float64Array>();
-
-/** Orthonormal DCT-II rows 0..coefficients-1 for `size` inputs, row-major. */
-function dctMatrix(size: number, coefficients: number): Float64Array {
-  const key = `${size}/${coefficients}`;
-  const cached = dctCache.get(key);
-  if (cached !== undefined) return cached;
-  const matrix = new Float64Array(coefficients * size);
-  for (let c = 0; c < coefficients; c++) {
-    const scale = Math.sqrt((c === 0 ? 1 : 2) / size);
-    for (let m = 0; m < size; m++) matrix[c * size + m] = scale * Math.cos((Math.PI * c * (m + 0.5)) / size);
-  }
-  dctCache.set(key, matrix);
-  return matrix;
 }

@@ -3,6 +3,7 @@
  * (mel-filterbank.ts), log, orthonormal DCT-II.
  */
 import type { FeatureMatrix } from './feature-matrix.js';
+import { cepstraInto, orthonormalDct } from './cepstral-transform.js';
 import { melFilterbank } from './mel-filterbank.js';
 import { powerSpectrogram } from './power-spectrum.js';
 
@@ -27,22 +28,6 @@ export interface MfccResult extends FeatureMatrix {
 /** Floor under filter energies: the log of a silent (all-zero) frame stays finite. */
 const ENERGY_FLOOR = 1e-10;
 
-const dctCache = new Map<string, Float32Array>();
-
-/** Orthonormal DCT-II rows: `matrix[c * filters + m]`. */
-function dctMatrix(coefficients: number, filters: number): Float32Array {
-  const key = `${coefficients}/${filters}`;
-  const cached = dctCache.get(key);
-  if (cached !== undefined) return cached;
-  const matrix = new Float32Array(coefficients * filters);
-  for (let c = 0; c < coefficients; c++) {
-    const scale = c === 0 ? Math.sqrt(1 / filters) : Math.sqrt(2 / filters);
-    for (let m = 0; m < filters; m++) matrix[c * filters + m] = scale * Math.cos((Math.PI * c * (m + 0.5)) / filters);
-  }
-  dctCache.set(key, matrix);
-  return matrix;
-}
-
 /**
  * MFCCs of a mono signal, one row per 25 ms frame every 10 ms.
  *
@@ -63,7 +48,7 @@ export function mfcc(samples: Float32Array, options: MfccOptions = {}): MfccResu
     lowHz: options.lowHz ?? 20,
     highHz: options.highHz ?? 7600,
   });
-  const dct = dctMatrix(coefficients, filters);
+  const dct = orthonormalDct(filters, coefficients, Float32Array);
   const { frames, bins, power } = spectrum;
   const values = new Float32Array(frames * coefficients);
   const logEnergy = new Float32Array(frames);
@@ -83,26 +68,7 @@ export function mfcc(samples: Float32Array, options: MfccOptions = {}): MfccResu
       }
       logMel[m] = Math.log(e + ENERGY_FLOOR);
     }
-    // Two cepstra at a time, each summed in its own variable in the filters' order (the same value to the bit).
-    let c = 0;
-    for (; c + 1 < coefficients; c += 2) {
-      let s0 = 0;
-      let s1 = 0;
-      const row0 = c * filters;
-      const row1 = row0 + filters;
-      for (let m = 0; m < filters; m++) {
-        const x = logMel[m] ?? 0;
-        s0 += (dct[row0 + m] ?? 0) * x;
-        s1 += (dct[row1 + m] ?? 0) * x;
-      }
-      values[f * coefficients + c] = s0;
-      values[f * coefficients + c + 1] = s1;
-    }
-    for (; c < coefficients; c++) {
-      let s = 0;
-      for (let m = 0; m < filters; m++) s += (dct[c * filters + m] ?? 0) * (logMel[m] ?? 0);
-      values[f * coefficients + c] = s;
-    }
+    cepstraInto(logMel, dct, coefficients, values, f * coefficients);
   }
   return { frames, dims: coefficients, values, logEnergy };
 }
