@@ -1,4 +1,4 @@
-import { fftInPlace } from './fft-plan.js';
+import { fft1d } from '../../../lib/fft.js';
 
 /** Short-time analysis shared by every voice feature (MFCC, LFCC, ...): 25 ms Hamming frames every 10 ms. */
 export interface SpectrumOptions {
@@ -71,7 +71,7 @@ export function powerSpectrogram(samples: Float32Array, options: SpectrumOptions
       re[i] = (x - alpha * previous) * (window[i] ?? 0);
       previous = x;
     }
-    fftInPlace(re, im);
+    fft1d(re, im);
     const row = f * bins;
     for (let k = 0; k < bins; k++) {
       const r = re[k] ?? 0;

@@ -5,7 +5,7 @@
  * (glottal pulses are irregular and breathy up there). And a synthesiser's F0 contour is smooth or piecewise
  * linear from frame to frame, where a human F0 wobbles (micro-prosody): the second difference of log F0.
  */
-import { fftInPlace } from '../features/fft-plan.js';
+import { fft1d } from '../../../lib/fft.js';
 
 export interface HarmonicityCues {
   /** Median over voiced frames of the 4-7 kHz band's autocorrelation envelope at the pitch period (0..1). */
@@ -45,12 +45,12 @@ function hannLags(): Float64Array {
   const re = new Float64Array(FFT);
   const im = new Float64Array(FFT);
   re.set(windowShape);
-  fftInPlace(re, im);
+  fft1d(re, im);
   for (let k = 0; k < FFT; k++) {
     re[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
     im[k] = 0;
   }
-  fftInPlace(re, im);
+  fft1d(re, im);
   const zero = re[0] ?? 1;
   windowLags = Float64Array.from({ length: MAX_LAG + 2 }, (_, lag) => (re[lag] ?? 0) / zero);
   return windowLags;
@@ -72,7 +72,7 @@ function powerPair(
     re[i] = (speech[startA + i] ?? 0) * (windowShape[i] ?? 0);
     if (startB !== undefined) im[i] = (speech[startB + i] ?? 0) * (windowShape[i] ?? 0);
   }
-  fftInPlace(re, im);
+  fft1d(re, im);
   for (let k = 0; k <= FFT / 2; k++) {
     const j = (FFT - k) % FFT;
     const zr = re[k] ?? 0;
@@ -143,7 +143,7 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
       re[FFT - k] = (re[FFT - k] ?? 0) - value;
       high0 += value;
     }
-    fftInPlace(re, im);
+    fft1d(re, im);
     // The odd high-band part adds only to the imaginary lag values, so the real part is the low band alone.
     const low0 = re[0] ?? 0;
     if (low0 <= 0) {

@@ -3,7 +3,7 @@
  * whose period changes smoothly (or not at all), so voiced frames are more strongly periodic and the
  * frame-to-frame period jitter is lower than in a human voice.
  */
-import { fftInPlace } from '../features/fft-plan.js';
+import { fft1d } from '../../../lib/fft.js';
 
 export interface PeriodicityCues {
   /** Mean normalised autocorrelation peak of the voiced frames (0..1). */
@@ -40,12 +40,12 @@ function hannAutocorrelation(): Float64Array {
 
 /** In-place |FFT|² then inverse FFT (as a forward FFT of the conjugate): the linear autocorrelation, r(0) = 1. */
 function autocorrelate(re: Float64Array, im: Float64Array): Float64Array {
-  fftInPlace(re, im);
+  fft1d(re, im);
   for (let k = 0; k < FFT; k++) {
     re[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
     im[k] = 0;
   }
-  fftInPlace(re, im); // the power spectrum is real and even: a forward FFT is the inverse up to scale
+  fft1d(re, im); // the power spectrum is real and even: a forward FFT is the inverse up to scale
   const zero = re[0] ?? 0;
   const out = new Float64Array(MAX_LAG + 1);
   for (let lag = 0; lag <= MAX_LAG; lag++) out[lag] = zero > 0 ? (re[lag] ?? 0) / zero : 0;
