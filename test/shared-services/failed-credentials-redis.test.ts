@@ -4,18 +4,14 @@
  * Redis's own expiry. Keys of a prefix of this run's own, deleted at the end.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { failedCredentials } from '../../src/server/access/failed-credentials.js';
 import { openThrottleStore, type ThrottleStore } from '../../src/server/throttle-store.js';
+import { REDIS_SKIP, REDIS_URL, redisTestPrefix } from '../helpers/redis.js';
 
-const REDIS_URL = process.env.REDIS_URL;
-const SKIP =
-  REDIS_URL === undefined || REDIS_URL === ''
-    ? 'REDIS_URL is not set: these tests need a Redis (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run test:postgres)'
-    : false;
-const PREFIX = `veriport-test-${process.pid}-${randomUUID().slice(0, 8)}:`;
+const SKIP = REDIS_SKIP;
+const PREFIX = redisTestPrefix();
 const LIMITS = { failureWindowSeconds: 900, failuresPerClient: 3, failuresPerNetwork: 5 };
 const log = { warn: () => undefined, info: () => undefined };
 

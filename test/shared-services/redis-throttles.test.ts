@@ -6,7 +6,7 @@
  * and deletes them at the end.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -18,13 +18,10 @@ import { openStore, type Store } from '../../src/store/database.js';
 import { testApp, tokenRequest as clientTokenRequest } from '../helpers/app.js';
 import { assertCodedError } from '../helpers/http.js';
 import { testCustomer } from '../helpers/stores.js';
+import { REDIS_SKIP, REDIS_URL, redisTestPrefix } from '../helpers/redis.js';
 
-const REDIS_URL = process.env.REDIS_URL;
-const SKIP =
-  REDIS_URL === undefined || REDIS_URL === ''
-    ? 'REDIS_URL is not set: these tests need a Redis (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run test:postgres)'
-    : false;
-const PREFIX = `veriport-test-${process.pid}-${randomUUID().slice(0, 8)}:`;
+const SKIP = REDIS_SKIP;
+const PREFIX = redisTestPrefix();
 const WINDOW_SECONDS = 60;
 
 let redis: Redis;
