@@ -1,7 +1,8 @@
 /**
- * `npm run eval -- train-voice-spoof [voiceDir] [--cache DIR] [--no-write] [--without-vocoded]` trains the voice spoof
- * classifier and writes src/engines/voice/voice-spoof-model.json; `npm run eval -- voice-spoof [voiceDir]`
- * only evaluates (the spoof part of the voice evaluation). voiceDir defaults to ../shared/data/voice.
+ * `npm run eval -- train-voice-spoof [voiceDir] [--cache DIR] [--no-write] [--without-vocoded]
+ * [--with-rerecorded]` trains the voice spoof classifier and writes src/engines/voice/voice-spoof-model.json;
+ * `npm run eval -- voice-spoof [voiceDir]` only evaluates (the spoof part of the voice evaluation). voiceDir
+ * defaults to ../shared/data/voice.
  *
  * Corpus (eval/voice-spoof-corpus.ts): bona fide LibriSpeech utterances and FSDD ten-digit phrases; attacks
  * generated with espeak-ng, flite, festival and simulated sox replays (of bona fide speech and of TTS), and
@@ -564,6 +565,8 @@ export async function evaluateVoiceSpoof(options: {
   voiceDir: string;
   cacheDir: string;
   trainingOnly: boolean;
+  /** Add the training-only `rerecorded` class (measured, not in the shipped model: docs/voice.md). */
+  withRerecorded?: boolean;
 }): Promise<VoiceSpoofEvaluation> {
   const items = buildCorpus({ ...options, log: (line) => console.log(`corpus: ${line}`) });
   const { rows, featureMsPer5s } = await spoofRows(items, options.cacheDir);
@@ -573,7 +576,13 @@ export async function evaluateVoiceSpoof(options: {
   });
 }
 
-function parseCli(argv: string[]): { voiceDir: string; cacheDir: string; write: boolean; trainingOnly: boolean } {
+function parseCli(argv: string[]): {
+  voiceDir: string;
+  cacheDir: string;
+  write: boolean;
+  trainingOnly: boolean;
+  withRerecorded: boolean;
+} {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -582,6 +591,8 @@ function parseCli(argv: string[]): { voiceDir: string; cacheDir: string; write: 
       'no-write': { type: 'boolean', default: false },
       /** Leave the training-only vocoded class out (the figures before it was added). */
       'without-vocoded': { type: 'boolean', default: false },
+      /** Add the training-only rerecorded class (eval/voice-rerecording.ts; measured, not shipped). */
+      'with-rerecorded': { type: 'boolean', default: false },
     },
   });
   return {
@@ -589,6 +600,7 @@ function parseCli(argv: string[]): { voiceDir: string; cacheDir: string; write: 
     cacheDir: resolve(values.cache),
     write: !values['no-write'],
     trainingOnly: !values['without-vocoded'],
+    withRerecorded: values['with-rerecorded'],
   };
 }
 

@@ -10,7 +10,11 @@
  *  - `tts-replay`: synthetic speech of any of the three engines replayed the same way;
  *  - `vocoded` (training only, never an evaluated kind): each bona fide item resynthesised by one of the
  *    vocoders of eval/voice-vocoding.ts (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim),
- *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share.
+ *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share;
+ *  - `rerecorded` (training only, never an evaluated kind; made only when `withRerecorded` asks, it is not
+ *    in the shipped model's training): each bona fide item played and re-recorded through a loudspeaker,
+ *    image-source room and microphone simulated by eval/voice-rerecording.ts (our own code, not the sox
+ *    chain of `replay`; no mains hum), in its source's fold, babble from its own fold.
  * Every item belongs to one of three folds: bona fide by speaker (LibriSpeech speakers dealt round-robin,
  * FSDD's six speakers two per fold), replays by the fold of their bona fide source, TTS by text and voice.
  * The server never uses this; eval/train-voice-spoof.ts does.
@@ -19,12 +23,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../src/lib/seeded-random.js';
+import { rerecord } from './voice-rerecording.js';
 import { VOCODERS, vocode } from './voice-vocoding.js';
 
 export const ATTACK_KINDS = ['espeak', 'flite', 'festival', 'replay', 'tts-replay'] as const;
 export type AttackKind = (typeof ATTACK_KINDS)[number];
 /** Attack classes made here for training only: in every fold's training set, never held out or scored. */
-export const TRAINING_ONLY_KINDS = ['vocoded'] as const;
+export const TRAINING_ONLY_KINDS = ['vocoded', 'rerecorded'] as const;
 export type TrainingOnlyKind = (typeof TRAINING_ONLY_KINDS)[number];
 export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
@@ -216,6 +221,8 @@ export interface CorpusOptions {
   /** The shared voice folder (holds background/ and dev/fsdd/). */
   readonly voiceDir: string;
   readonly cacheDir: string;
+  /** Add the training-only `rerecorded` class (docs/voice.md: measured, not shipped). */
+  readonly withRerecorded?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -381,6 +388,25 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
       renameSync(partial, path);
     }
     items.push({ kind: 'vocoded', source: item.source, fold: item.fold, path, recipe: `${vocoder} of ${item.path}` });
+  }
+  // Re-recorded bona fide (training only, when asked): each bona fide item once; babble from three other
+  // speakers' items of the same fold, so that no test-fold speech enters a training item.
+  for (const [i, item] of options.withRerecorded === true ? bonafide.entries() : []) {
+    const path = join(cacheDir, 'rerecorded', `${i}.wav`);
+    let recipe = 'cached';
+    if (!existsSync(path)) {
+      const others = bonafide.filter((other) => other.fold === item.fold && other.source !== item.source);
+      const babble = [0, 1, 2].flatMap((k) => {
+        const other = others[(i * 7 + k * 13) % Math.max(others.length, 1)];
+        return other === undefined ? [] : [readCorpusWav(other.path)];
+      });
+      const result = rerecord(readCorpusWav(item.path), 40_000 + i, babble);
+      recipe = result.recipe;
+      const partial = `${path}.part.wav`;
+      writeFileSync(partial, wavBytes(result.samples, 16_000));
+      renameSync(partial, path);
+    }
+    items.push({ kind: 'rerecorded', source: item.source, fold: item.fold, path, recipe });
   }
   log(`all: ${items.length}`);
   return items;
