@@ -1,3 +1,4 @@
+import { isUnknownArray } from '../lib/json-guards.js';
 import type { ThrottleStore } from './throttle-store.js';
 
 /** Counts per key in fixed windows, started by the first count of a key and ended `windowMs` later. */
@@ -9,6 +10,8 @@ export interface WindowCounter {
   add(key: string, delta: number): Promise<number>;
   /** As {@link add}, and the milliseconds left in the key's window (0 when none is open): a 429's Retry-After. */
   take(key: string, delta: number): Promise<WindowCount>;
+  /** The key's count in its current window and the milliseconds left, without counting or opening a window. */
+  peek(key: string): Promise<WindowCount>;
 }
 
 /** A key's count in its current window and the time until that window ends. */
@@ -48,6 +51,14 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {count, ttl}
 `;
 
+// A read: the count and the milliseconds left, {0, 0} when no window is open; opens nothing.
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then return {0, 0} end
+return {count, ttl}
+`;
+
 /**
  * A window counter named `name`: in Redis under `store.keyPrefix(name)` when the store has Redis
  * (shared by every replica), else in this process. While Redis fails, counts go to this process's
@@ -75,17 +86,29 @@ export function windowCounter(store: ThrottleStore, name: string, options: Windo
     },
     async take(key, delta) {
       try {
-        const answer: unknown = await redis.eval(TAKE_SCRIPT, 1, prefix + key, delta, options.windowMs);
-        const [count, remainingMs] = Array.isArray(answer) ? (answer as unknown[]) : [];
-        if (typeof count !== 'number' || typeof remainingMs !== 'number')
-          throw new TypeError('Redis answered no count and time left');
-        return { count, remainingMs };
+        return windowCountOf(await redis.eval(TAKE_SCRIPT, 1, prefix + key, delta, options.windowMs));
       } catch (error) {
         store.reportFailure(error);
         return local.take(key, delta);
       }
     },
+    async peek(key) {
+      try {
+        return windowCountOf(await redis.eval(PEEK_SCRIPT, 1, prefix + key));
+      } catch (error) {
+        store.reportFailure(error);
+        return local.peek(key);
+      }
+    },
   };
+}
+
+/** Redis's `{count, ttl}` answer as a WindowCount. */
+function windowCountOf(answer: unknown): WindowCount {
+  const [count, remainingMs]: readonly unknown[] = isUnknownArray(answer) ? answer : [];
+  if (typeof count !== 'number' || typeof remainingMs !== 'number')
+    throw new TypeError('Redis answered no count and time left');
+  return { count, remainingMs };
 }
 
 /** The counter of one process: a map of open windows (an ended one is dropped when met, or to stay under `maxKeys`). */
@@ -117,8 +140,16 @@ function localWindowCounter(options: WindowCounterOptions): WindowCounter {
     window.count += delta;
     return { count: window.count, remainingMs: window.start + options.windowMs - now() };
   };
+  const peek = (key: string): WindowCount => {
+    const window = windows.get(key);
+    const remainingMs = window === undefined ? 0 : window.start + options.windowMs - now();
+    return window === undefined || remainingMs <= 0
+      ? { count: 0, remainingMs: 0 }
+      : { count: window.count, remainingMs };
+  };
   return {
     add: (key, delta) => Promise.resolve(take(key, delta).count),
     take: (key, delta) => Promise.resolve(take(key, delta)),
+    peek: (key) => Promise.resolve(peek(key)),
   };
 }

@@ -11,22 +11,20 @@ export type FailedCredentialLimits = Pick<
   'failureWindowSeconds' | 'failuresPerClient' | 'failuresPerNetwork'
 >;
 
-/** One credential check under way: refused before it ran, or to be reported as a success. */
+/** One credential check under way: refused before it ran, or to be settled with its outcome. */
 export interface CredentialAttempt {
   /** Seconds until a window over its limit ends; set: refuse with 429 and `Retry-After`, check nothing. */
   readonly retryAfter: number | undefined;
-  /** Gives the attempt back (the credentials held): only failed checks stay counted. */
-  release(): Promise<void>;
-  /** Runs the check; should it throw (a store outage, not a refusal), the attempt is given back first. */
-  checking<T>(check: () => Promise<T>): Promise<T>;
+  /** Records the check's outcome: a failure counts against the client and the network, a success nothing. */
+  settle(held: boolean): Promise<void>;
 }
 
 /** Throttles failed credential checks per claimed client and per source network, across every route. */
 export interface FailedCredentials {
   /**
-   * Counts one attempt against the caller's network and, when the request names one, its client
-   * (`client` e.g. `oidc:<client id>` or `apikey:<key id>`). Over a limit the attempt is given back and
-   * `retryAfter` is set; else the caller checks the credentials and calls `release()` when they held.
+   * Reads the failures counted against the caller's network and, when the request names one, its client
+   * (`client` e.g. `oidc:<client id>` or `apikey:<key id>`). At a limit `retryAfter` is set; else the caller
+   * checks the credentials and settles the attempt with the outcome.
    */
   attempt(request: { readonly ip: string }, client: string | undefined): Promise<CredentialAttempt>;
 }
@@ -42,17 +40,22 @@ const shared = new WeakMap<ThrottleStore, FailedCredentials>();
 /**
  * The failed-credentials throttle of an app: one per throttle store, so the token endpoint and the
  * services' API-key check count together in one process as they do in Redis (the first call's limits
- * hold for the store). Each attempt first takes one from both budgets (atomic increments, so concurrent
- * guesses on any replica cannot overrun a limit) and gives it back unless the check failed: a guess past
- * the limit is refused before the secret is looked at, and learns nothing. A network is the caller's
- * IPv4 /24 or IPv6 /48, so one host cannot dodge the limit by hopping addresses within its site.
+ * hold for the store). Only failures are counted, and a caller whose client or network is at its limit is
+ * refused before the secret is looked at, so a guess there learns nothing, even the right one. Successes
+ * never touch the counts: any number of concurrent requests with good credentials pass (counting every
+ * attempt first and giving successes back, as this did before, refused most of a burst of 200 good
+ * requests on Redis, where the counts of requests still in flight add up). The price: guesses already in
+ * flight when the limit is reached are still checked, so a window admits the limit plus the attacker's
+ * concurrency; the secrets are 256-bit random, so the limit is a brake and an alarm, not what keeps them
+ * unguessable. A network is the caller's IPv4 /24 or IPv6 /48, so one host cannot dodge the limit by
+ * hopping addresses within its site.
  *
  * @example
  * const failures = failedCredentials(deps.throttleStore, deps.config.throttle);
  * const attempt = await failures.attempt(request, `apikey:${keyId}`);
  * if (attempt.retryAfter !== undefined) throw tooManyFailures(attempt.retryAfter);
- * const owner = await attempt.checking(() => customers.customerOfApiKey(apiKey));
- * if (owner !== undefined) await attempt.release();
+ * const owner = await customers.customerOfApiKey(apiKey);
+ * await attempt.settle(owner !== undefined);
  */
 export function failedCredentials(
   store: ThrottleStore,
@@ -77,39 +80,23 @@ export function failedCredentials(
     ];
   const throttle: FailedCredentials = {
     async attempt(request, client) {
-      const taken = counters.flatMap(({ counter, max, key }) => {
+      const watched = counters.flatMap(({ counter, max, key }) => {
         const k = key(request.ip, client);
         return k === undefined ? [] : [{ counter, max, key: k }];
       });
-      const counts = await Promise.all(taken.map(({ counter, key }) => counter.take(key, 1)));
-      const giveBack = async () => {
-        await Promise.all(taken.map(({ counter, key }) => counter.add(key, -1)));
-      };
+      const counts = await Promise.all(watched.map(({ counter, key }) => counter.peek(key)));
       let retryAfterMs: number | undefined;
       counts.forEach(({ count, remainingMs }, i) => {
-        if (count > (taken[i]?.max ?? Number.POSITIVE_INFINITY))
+        if (count >= (watched[i]?.max ?? Number.POSITIVE_INFINITY))
           retryAfterMs = Math.max(retryAfterMs ?? 0, remainingMs);
       });
-      if (retryAfterMs === undefined) {
-        return {
-          retryAfter: undefined,
-          release: giveBack,
-          async checking(check) {
-            try {
-              return await check();
-            } catch (error) {
-              await giveBack();
-              throw error;
-            }
-          },
-        };
-      }
-      // A refused attempt checks nothing, so it is no failure: the counts stay at their limits.
-      await giveBack();
+      if (retryAfterMs !== undefined)
+        return { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)), settle: () => Promise.resolve() };
       return {
-        retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)),
-        release: () => Promise.resolve(),
-        checking: () => Promise.reject(new Error('a refused attempt checks nothing')),
+        retryAfter: undefined,
+        async settle(held) {
+          if (!held) await Promise.all(watched.map(({ counter, key }) => counter.add(key, 1)));
+        },
       };
     },
   };
@@ -145,8 +132,8 @@ export async function throttledKeyLookup<T>(
       'retry-after': String(attempt.retryAfter),
     });
   }
-  const found = await attempt.checking(find);
-  if (found !== undefined) await attempt.release();
+  const found = await find();
+  await attempt.settle(found !== undefined);
   return found;
 }
 

@@ -88,16 +88,15 @@ export async function tokenRoutes(
         }
         // An unknown realm answers like a wrong secret, so customer names cannot be probed. A client id no
         // client can have (a NUL character) answers like an unknown one, without the store.
-        const [customer, owner] = await attempt.checking(() =>
-          Promise.all([
-            customerAt(realm),
-            isStoredText(credentials.clientId)
-              ? customers.authenticateClient(credentials.clientId, credentials.clientSecret)
-              : undefined,
-          ]),
-        );
-        if (customer === undefined || owner !== customer.name) throw refused;
-        await attempt.release();
+        const [customer, owner] = await Promise.all([
+          customerAt(realm),
+          isStoredText(credentials.clientId)
+            ? customers.authenticateClient(credentials.clientId, credentials.clientSecret)
+            : undefined,
+        ]);
+        const held = customer !== undefined && owner === customer.name;
+        await attempt.settle(held);
+        if (!held) throw refused;
         if (form.grant_type === undefined || form.grant_type === '')
           throw new OAuthError(400, 'invalid_request', 'grant_type is required');
         if (form.grant_type !== 'client_credentials')

@@ -26,10 +26,8 @@ async function check(
 ): Promise<'refused' | 'ok' | 'wrong'> {
   const attempt = await failures.attempt({ ip }, client);
   if (attempt.retryAfter !== undefined) return 'refused';
-  const held = await attempt.checking(() => Promise.resolve(valid));
-  if (!held) return 'wrong';
-  await attempt.release();
-  return 'ok';
+  await attempt.settle(valid);
+  return valid ? 'ok' : 'wrong';
 }
 
 describe('failed-credentials throttle', () => {
@@ -37,23 +35,15 @@ describe('failed-credentials throttle', () => {
     const clock = { now: 0 };
     const failures = throttle(clock);
     for (let i = 0; i < 3; i += 1) assert.equal(await check(failures, '10.0.0.1', 'oidc:acme', false), 'wrong');
-    let checked = false;
     const attempt = await failures.attempt({ ip: '10.0.0.1' }, 'oidc:acme');
-    assert.equal(attempt.retryAfter, 900);
-    await assert.rejects(
-      attempt.checking(() => {
-        checked = true;
-        return Promise.resolve(true);
-      }),
-    );
-    assert.equal(checked, false, 'a refused attempt never reaches the secret');
+    assert.equal(attempt.retryAfter, 900, 'refused before the caller looks at the secret');
     // Per client: from another network too.
     assert.equal(await check(failures, '192.0.2.7', 'oidc:acme', true), 'refused');
     // Another client from another network is unaffected.
     assert.equal(await check(failures, '198.51.100.9', 'oidc:globex', true), 'ok');
   });
 
-  it('counts only failures: successes and refusals are given back', async () => {
+  it('counts only failures: successes and refusals count nothing', async () => {
     const clock = { now: 0 };
     const failures = throttle(clock);
     for (let i = 0; i < 20; i += 1) assert.equal(await check(failures, '10.0.0.1', 'oidc:acme', true), 'ok');
@@ -90,12 +80,24 @@ describe('failed-credentials throttle', () => {
     assert.equal(await check(failures, '10.0.0.1', 'oidc:acme', true), 'ok');
   });
 
-  it('lets no more than N concurrent guesses reach the check', async () => {
+  it('lets any number of concurrent attempts with good credentials through (only failures count)', async () => {
+    const failures = throttle({ now: 0 });
+    // 200 requests in flight at once with the right key, from one network: none is refused.
+    const attempts = await Promise.all(
+      Array.from({ length: 200 }, () => failures.attempt({ ip: '10.0.0.1' }, 'apikey:ab12cd34')),
+    );
+    assert.equal(attempts.filter((attempt) => attempt.retryAfter !== undefined).length, 0);
+    await Promise.all(attempts.map((attempt) => attempt.settle(true)));
+    assert.equal(await check(failures, '10.0.0.1', 'apikey:ab12cd34', true), 'ok');
+  });
+
+  it('counts the failures of guesses that were in flight together', async () => {
     const failures = throttle({ now: 0 });
     const attempts = await Promise.all(
       Array.from({ length: 12 }, (_, i) => failures.attempt({ ip: `10.0.${i}.1` }, 'oidc:acme')),
     );
-    assert.equal(attempts.filter((attempt) => attempt.retryAfter === undefined).length, 3);
+    await Promise.all(attempts.map((attempt) => attempt.settle(false)));
+    assert.equal(await check(failures, '10.0.99.1', 'oidc:acme', true), 'refused');
   });
 
   it('is one throttle per store, so the token endpoint and the API-key check count together', () => {
