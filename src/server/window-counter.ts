@@ -8,9 +8,10 @@ export interface WindowCounter {
    * delta on a key with no current window does nothing (resolves to 0): it never opens one.
    */
   add(key: string, delta: number): Promise<number>;
-  /** As {@link add}, and the milliseconds left in the key's window (0 when none is open): a 429's Retry-After. */
-  take(key: string, delta: number): Promise<WindowCount>;
-  /** The key's count in its current window and the milliseconds left, without counting or opening a window. */
+  /**
+   * The key's count in its current window and the milliseconds left (0 when none is open: a 429's Retry-After),
+   * without counting or opening a window.
+   */
   peek(key: string): Promise<WindowCount>;
 }
 
@@ -39,16 +40,6 @@ if delta < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local count = redis.call('INCRBY', KEYS[1], delta)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return count
-`;
-
-// The same step, answering the count and the milliseconds left in the window.
-const TAKE_SCRIPT = `
-local delta = tonumber(ARGV[1])
-if delta < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
-local count = redis.call('INCRBY', KEYS[1], delta)
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
-return {count, ttl}
 `;
 
 // A read: the count and the milliseconds left, {0, 0} when no window is open; opens nothing.
@@ -84,14 +75,6 @@ export function windowCounter(store: ThrottleStore, name: string, options: Windo
         return local.add(key, delta);
       }
     },
-    async take(key, delta) {
-      try {
-        return windowCountOf(await redis.eval(TAKE_SCRIPT, 1, prefix + key, delta, options.windowMs));
-      } catch (error) {
-        store.reportFailure(error);
-        return local.take(key, delta);
-      }
-    },
     async peek(key) {
       try {
         return windowCountOf(await redis.eval(PEEK_SCRIPT, 1, prefix + key));
@@ -125,7 +108,7 @@ function localWindowCounter(options: WindowCounterOptions): WindowCounter {
       windows.delete(key);
     }
   };
-  const take = (key: string, delta: number): WindowCount => {
+  const count = (key: string, delta: number): WindowCount => {
     let window = windows.get(key);
     if (window !== undefined && now() - window.start >= options.windowMs) {
       windows.delete(key);
@@ -148,8 +131,7 @@ function localWindowCounter(options: WindowCounterOptions): WindowCounter {
       : { count: window.count, remainingMs };
   };
   return {
-    add: (key, delta) => Promise.resolve(take(key, delta).count),
-    take: (key, delta) => Promise.resolve(take(key, delta)),
+    add: (key, delta) => Promise.resolve(count(key, delta).count),
     peek: (key) => Promise.resolve(peek(key)),
   };
 }

@@ -156,10 +156,13 @@ describe('failed-credential limits and the window counter under them', () => {
   it('keeps at most maxKeys windows in the process, dropping ended ones first, then the oldest', async () => {
     let now = 0;
     const counter = windowCounter(localThrottleStore(), 'test', { windowMs: 100, now: () => now, maxKeys: 2 });
-    assert.deepEqual(await counter.take('a', 1), { count: 1, remainingMs: 100 });
+    assert.equal(await counter.add('a', 1), 1);
+    assert.deepEqual(await counter.peek('a'), { count: 1, remainingMs: 100 });
     now = 50;
-    assert.deepEqual(await counter.take('b', 1), { count: 1, remainingMs: 100 });
-    assert.deepEqual(await counter.take('a', 1), { count: 2, remainingMs: 50 });
+    assert.equal(await counter.add('b', 1), 1);
+    assert.deepEqual(await counter.peek('b'), { count: 1, remainingMs: 100 });
+    assert.equal(await counter.add('a', 1), 2);
+    assert.deepEqual(await counter.peek('a'), { count: 2, remainingMs: 50 });
     assert.equal(await counter.add('c', 1), 1, "'a', the oldest, makes room");
     assert.equal(await counter.add('b', 1), 2);
     assert.equal(await counter.add('a', 1), 1, "'a' started again");
