@@ -4,6 +4,7 @@
  * utterance still shows within-speaker variation), the V900 UBM on the pooled CMVN-normalised frames; then the
  * score-normalisation cohort: both algorithms' templates of every training utterance under the new model.
  */
+import { quantisationScale, quantise } from '../src/engines/matching/vector-gallery.js';
 import { normaliseMeanVariance, type FeatureMatrix } from '../src/engines/voice/features/feature-matrix.js';
 import { speakerFrames, utteranceStatistics } from '../src/engines/voice/speaker-features.js';
 import {
@@ -158,11 +159,9 @@ function int8Rows(rows: readonly Float32Array[]): { rows: number; dims: number; 
   const dims = rows[0]?.length ?? 0;
   const bytes = new Int8Array(rows.length * dims);
   const scales = rows.map((row, r) => {
-    let maxAbs = 0;
-    for (const v of row) maxAbs = Math.max(maxAbs, Math.abs(v));
-    const scale = Number(Math.fround(maxAbs === 0 ? 1 : maxAbs / 127).toPrecision(7));
-    for (let d = 0; d < dims; d++)
-      bytes[r * dims + d] = Math.max(-127, Math.min(127, Math.round((row[d] ?? 0) / scale)));
+    // Written to JSON with 7 significant digits, and the values quantised with the scale as written.
+    const scale = Number(quantisationScale(row).toPrecision(7));
+    for (let d = 0; d < dims; d++) bytes[r * dims + d] = quantise(row[d] ?? 0, scale);
     return scale;
   });
   return { rows: rows.length, dims, scales, int8: Buffer.from(bytes.buffer).toString('base64') };

@@ -373,14 +373,27 @@ export class VectorGallery {
   }
 }
 
-/** Symmetric int8 scale: the largest magnitude maps to 127 (1 for an all-zero vector). */
-function quantisationScale(vector: Float32Array): number {
+/**
+ * Symmetric int8 scale of a gallery row: the largest magnitude maps to 127 (1 for an all-zero vector); a value
+ * is stored as {@link quantise}(value, scale) and read back as that times the scale.
+ *
+ * @example
+ * const scale = quantisationScale(vector);
+ * const stored = Int8Array.from(vector, (v) => quantise(v, scale));
+ */
+export function quantisationScale(vector: Float32Array): number {
   let maxAbs = 0;
   for (let d = 0; d < vector.length; d += 1) maxAbs = Math.max(maxAbs, Math.abs(vector[d] ?? 0));
   return Math.fround(maxAbs === 0 ? 1 : maxAbs / 127);
 }
 
-function quantise(value: number, scale: number): number {
+/**
+ * One value as a gallery stores it under an int8 row's scale: rounded, clamped to ±127.
+ *
+ * @example
+ * quantise(0.5, quantisationScale(Float32Array.of(1, 0.5))); // 64
+ */
+export function quantise(value: number, scale: number): number {
   return Math.max(-127, Math.min(127, Math.round(value / scale)));
 }
 
