@@ -359,46 +359,37 @@ export async function evalVoiceVerification(argv: string[]): Promise<void> {
     .filter((b) => b.speech.length >= 80_000)
     .slice(0, 5)
     .map((b) => b.speech.subarray(0, 80_000));
-  // Wall-clock time and this thread's CPU time (process.cpuUsage: what one core spends, whatever else runs).
+  // Wall-clock time and this thread's CPU time (process.cpuUsage: what one core spends, whatever else runs), median
+  // over `timingRuns` runs of `work` on the inputs in turn.
+  const timed = <T>(inputs: readonly T[], work: (input: T) => void): { wallMs: number; cpuMs: number } => {
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let run = 0; run < timingRuns; run++) {
+      const input = inputs[run % inputs.length];
+      if (input === undefined) break;
+      const started = performance.now();
+      const cpuStarted = process.cpuUsage();
+      work(input);
+      const used = process.cpuUsage(cpuStarted);
+      wall.push(performance.now() - started);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    return { wallMs: median(wall), cpuMs: median(cpu) };
+  };
   const timing: Record<string, { wallMs: number; cpuMs: number }> = {};
   const runs: [string, readonly VoiceAlgorithmName[]][] = [
     ...VOICE_ALGORITHM_NAMES.map((a): [string, readonly VoiceAlgorithmName[]] => [a, [a]]),
     ['V600+V900', VOICE_ALGORITHM_NAMES],
   ];
-  for (const [name, algorithms] of runs) {
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (let run = 0; run < timingRuns; run++) {
-      const speech = fiveSeconds[run % fiveSeconds.length];
-      if (speech === undefined) break;
-      const started = performance.now();
-      const cpuStarted = process.cpuUsage();
-      speakerVectors(speech, algorithms);
-      const used = process.cpuUsage(cpuStarted);
-      wall.push(performance.now() - started);
-      cpu.push((used.user + used.system) / 1000);
-    }
-    timing[name] = { wallMs: median(wall), cpuMs: median(cpu) };
-  }
+  for (const [name, algorithms] of runs)
+    timing[name] = timed(fiveSeconds, (speech) => speakerVectors(speech, algorithms));
   // Score normalisation of one template (one scan of the cohort gallery), on top of the template.
   for (const algorithm of VOICE_ALGORITHM_NAMES) {
     const units = fiveSeconds.map((speech) => vectorOf(speakerVectors(speech, [algorithm]), algorithm));
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (let run = 0; run < timingRuns; run++) {
-      const unit = units[run % units.length];
-      if (unit === undefined) break;
-      const started = performance.now();
-      const cpuStarted = process.cpuUsage();
-      normalisedSpeakerVector(unit, algorithm);
-      const used = process.cpuUsage(cpuStarted);
-      wall.push(performance.now() - started);
-      cpu.push((used.user + used.system) / 1000);
-    }
-    timing[`${algorithm} score normalisation n(x) (${shipped.cohort[algorithm].rows} cohort rows)`] = {
-      wallMs: median(wall),
-      cpuMs: median(cpu),
-    };
+    timing[`${algorithm} score normalisation n(x) (${shipped.cohort[algorithm].rows} cohort rows)`] = timed(
+      units,
+      (unit) => normalisedSpeakerVector(unit, algorithm),
+    );
   }
 
   // V900's raw cosine is w·(V600 cosine) + (1 − w)·(supervector cosine): the supervector alone and other weights
