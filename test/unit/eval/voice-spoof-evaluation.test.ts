@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSample } from '../../../src/engines/voice/voice-sample-analysis.js';
-import { bandRow, cueDensityDistance, spoofLogit } from '../../../src/engines/voice/voice-spoof-classifier.js';
+import {
+  bandRow,
+  cueDensityDistance,
+  fusedSpoofLogit,
+  spoofLogit,
+} from '../../../src/engines/voice/voice-spoof-classifier.js';
+import { VOICE_SPOOF_FEATURE_NAMES } from '../../../src/engines/voice/voice-spoof-features.js';
 import { sigmoid } from '../../../src/lib/sigmoid.js';
-import { CLASSIFIER_TERMS, testing } from '../../../eval/train-voice-spoof.js';
+import { CLASSIFIER_TERMS, evaluateRows, testing } from '../../../eval/train-voice-spoof.js';
 import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
 import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
 
@@ -206,4 +212,37 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
     if (Math.abs(logitA - logitB) > 0.1) differs++;
   }
   assert.ok(differs > 10, 'the members disagree on most rows, so the mean is not either alone');
+});
+
+test('evaluateRows: room and noise cues get no logistic weight, so a wetter, hummier row than live gains nothing', () => {
+  const d = VOICE_SPOOF_FEATURE_NAMES.length;
+  const hum = VOICE_SPOOF_FEATURE_NAMES.indexOf('mainsHum');
+  const kinds: CorpusKind[] = ['bonafide', 'bonafide', 'espeak', 'flite', 'festival'];
+  // Live rows spread around 0 on every feature, hum included; the synthetic attacks are hum-free (hum at -2.5)
+  // and differ a little elsewhere. Trained on them alone, a logistic part learns "more hum = more live",
+  // which a replay (live speech plus a loudspeaker's room and hum) would exploit.
+  const rows = Array.from({ length: 150 }, (_, i) => {
+    const kind = kinds[i % kinds.length] ?? 'bonafide';
+    const features = Array.from({ length: d }, (_, j) => Math.sin(i * 12.9898 + j * 78.233) * 0.8);
+    features[hum] = kind === 'bonafide' ? 1.2 * Math.sin(i * 0.37) : -2.5 + 0.2 * Math.sin(i);
+    if (kind !== 'bonafide') features[0] = (features[0] ?? 0) + 0.8;
+    return { item: { kind, fold: i % 3, source: `s${i % 30}`, path: `p${i}`, recipe: 'r' }, features };
+  });
+  const { model } = evaluateRows(rows, { trainingOnly: true });
+  for (const band of model.bands) {
+    const k = band.columns.indexOf(hum);
+    assert.ok(k >= 0, 'every band model reads the hum cue');
+    assert.equal(band.weights[k], 0);
+    assert.equal(band.weights[band.columns.length + k], 0);
+  }
+  const live = [...(rows[0]?.features ?? [])];
+  live[hum] = 0;
+  const humid = [...live];
+  humid[hum] = 1;
+  const gain = fusedSpoofLogit(model, humid) - fusedSpoofLogit(model, live);
+  assert.ok(gain <= 1e-9, `shipped mask: more hum gains ${gain}`);
+  // Trained with the logistic part free to weigh every cue, the same row gains.
+  const free = evaluateRows(rows, { trainingOnly: true, mask: {} }).model;
+  const freeGain = fusedSpoofLogit(free, humid) - fusedSpoofLogit(free, live);
+  assert.ok(freeGain > 0.1, `no mask: more hum gains ${freeGain}`);
 });
