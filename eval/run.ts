@@ -8,7 +8,8 @@
  * eval/liveness-attacks.ts), `train-pad` (trains and cross-validates the presentation-attack classifier:
  * eval/train-pad.ts), `calibrate-pad` (compares the PAD models and calibrates the ONNX one: eval/calibrate-pad.ts),
  * `voice-spoof` / `train-voice-spoof` (voice spoof detection leave-one-attack-out; the second also writes the
- * model: eval/train-voice-spoof.ts), `documents` (MRZ location, reading and repair on document photos:
+ * model: eval/train-voice-spoof.ts), `voice-spoof-external` (the spoof model against attacks never trained or
+ * chosen on: eval/voice-spoof-external.ts), `documents` (MRZ location, reading and repair on document photos:
  * eval/documents.ts), `train-ocrb` (trains the MRZ's OCR-B cell classifier, no data folder: eval/train-ocrb.ts),
  * `voice-activity` (the voice activity detector's speech length against labels.csv's
  * speech_s: eval/voice-activity.ts), `train-voice` (trains the speaker templates' model: eval/train-voice.ts),
@@ -25,6 +26,7 @@ import { evalLivenessAttacks } from './liveness-attacks.js';
 import { trainOcrb } from './train-ocrb.js';
 import { trainPad } from './train-pad.js';
 import { evalVoiceSpoof, trainVoiceSpoof } from './train-voice-spoof.js';
+import { evalVoiceSpoofExternal } from './voice-spoof-external.js';
 import { evalVoiceActivity } from './voice-activity.js';
 import { trainVoice } from './train-voice.js';
 import { evalVoiceVerification } from './voice-verification.js';
@@ -48,6 +50,7 @@ const SUITES: Readonly<Record<string, (argv: string[]) => Promise<void>>> = {
   'train-ocrb': trainOcrb,
   'voice-spoof': evalVoiceSpoof,
   'train-voice-spoof': trainVoiceSpoof,
+  'voice-spoof-external': evalVoiceSpoofExternal,
   'voice-activity': evalVoiceActivity,
   'train-voice': trainVoice,
   'voice-verification': evalVoiceVerification,

@@ -8,10 +8,16 @@
 #   opus-tools   opusenc: the Ogg/Opus (and, repackaged, WebM/Opus) samples of the voice decoding tests
 #   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts  more TTS engines and voices for
 #                the voice spoof evaluation only (npm run eval -- train-voice-spoof / voice-spoof); no test needs them
-# Run as root or with sudo available: bash scripts/setup-system.sh
+# With --eval, also the festival voices of the external spoof check (npm run eval -- voice-spoof-external:
+# Catalan HTS, Italian, Finnish and Czech diphone, Russian unit selection; GPL, LGPL and BSD-like voice data,
+# 227 MB to download), which neither the tests nor CI need.
+# Run as root or with sudo available: bash scripts/setup-system.sh [--eval]
 set -euo pipefail
 
 PACKAGES=(fonts-ocr-b chromium espeak-ng sox libsox-fmt-all opus-tools flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts)
+if [ "${1:-}" = "--eval" ]; then
+  PACKAGES+=(festvox-ca-ona-hts festvox-italp16k festvox-itapc16k festvox-suopuhe-mv festvox-suopuhe-lj festvox-czech-dita festvox-czech-machac festvox-ru)
+fi
 
 missing=()
 for package in "${PACKAGES[@]}"; do
