@@ -17,7 +17,7 @@
  * the model's own (its held-out bona fide scores, as the service reads them).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { livenessProblem } from '../src/engines/voice/voice-liveness-analysis.js';
@@ -133,7 +133,11 @@ function synthesise(cacheDir: string, log: (line: string) => void): ExternalItem
         const text = join(dir, 'text.txt');
         const raw = join(dir, 'raw.wav');
         writeFileSync(text, encodeText(sentence, encoding));
-        run('text2wave', ['-eval', `(voice_${voice})`, text, '-o', raw]);
+        // text2wave exits 0 even when the voice is not installed; only the missing output tells.
+        rmSync(raw, { force: true });
+        spawnSync('text2wave', ['-eval', `(voice_${voice})`, text, '-o', raw], { stdio: 'ignore' });
+        if (!existsSync(raw))
+          throw new Error(`festival voice ${voice} gave no audio: install it with scripts/setup-system.sh --eval`);
         const partial = `${path}.part.wav`;
         run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', partial, 'tempo', String(tempo), 'rate', '-v', '16000']);
         renameSync(partial, path);
