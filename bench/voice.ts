@@ -7,7 +7,7 @@
  * Writes reports/bench-voice.{md,json}. The sample is espeak-ng speech (installed by scripts/setup-system.sh).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { speakerSpeech } from '../src/engines/voice/speaker-speech.js';
@@ -26,6 +26,8 @@ export interface VoiceBenchResult {
   readonly seconds: number;
   readonly rounds: number;
   readonly load: number;
+  /** Cores × CPU model and Node version: the same machine kind has come with CPUs about 1.8× apart. */
+  readonly machine: string;
   readonly cpuMs: Readonly<Record<Stage | 'total', number>>;
   readonly wallMs: Readonly<Record<Stage | 'total', number>>;
 }
@@ -99,6 +101,7 @@ export async function benchVoice(options: { rounds?: number; seconds?: number } 
     seconds,
     rounds,
     load: loadavg()[0] ?? 0,
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
     cpuMs: medians(cpu, totals.cpu),
     wallMs: medians(wall, totals.wall),
   };
@@ -115,7 +118,7 @@ export function voiceBenchTable(result: VoiceBenchResult): string {
     `| ${name} | ${result.cpuMs[key].toFixed(1)} | ${result.wallMs[key].toFixed(1)} |`;
   return [
     `Voice engine, one ${result.seconds} s sample (48 kHz stereo WAV of espeak-ng speech), one thread, median of ` +
-      `${result.rounds}; load average ${result.load.toFixed(2)}. Goal: ≤ 150 ms on one core.`,
+      `${result.rounds} (${result.machine}); load average ${result.load.toFixed(2)}. Goal: ≤ 150 ms on one core.`,
     '',
     '| stage | CPU ms | wall ms |',
     '|---|---|---|',
