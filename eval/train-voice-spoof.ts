@@ -376,11 +376,7 @@ const emptyCounts = (): ErrorCounts => ({
 function errorsAt(scored: readonly Scored[], targetBpcer: number): ErrorCounts {
   const counts = emptyCounts();
   for (let fold = 0; fold < FOLDS; fold++) {
-    const reference = scored
-      .filter((s) => s.row.item.fold !== fold && s.row.item.kind === 'bonafide' && !Number.isNaN(s.pLive))
-      .map((s) => s.pLive)
-      .sort((a, b) => a - b);
-    const threshold = reference[Math.min(reference.length - 1, Math.floor(targetBpcer * reference.length))] ?? 0;
+    const threshold = foldThreshold(scored, fold, targetBpcer);
     for (const s of scored) {
       if (s.row.item.fold !== fold) continue;
       const refused = Number.isNaN(s.pLive);
@@ -396,6 +392,39 @@ function errorsAt(scored: readonly Scored[], targetBpcer: number): ErrorCounts {
     }
   }
   return counts;
+}
+
+/** Fold `fold`'s threshold at a target BPCER: read off the other folds' scored bona fide. */
+function foldThreshold(scored: readonly Scored[], fold: number, targetBpcer: number): number {
+  const reference = scored
+    .filter((s) => s.row.item.fold !== fold && s.row.item.kind === 'bonafide' && !Number.isNaN(s.pLive))
+    .map((s) => s.pLive)
+    .sort((a, b) => a - b);
+  return reference[Math.min(reference.length - 1, Math.floor(targetBpcer * reference.length))] ?? 0;
+}
+
+/** The bona fide set a corpus item comes from, by its source's prefix (eval/voice-spoof-corpus.ts). */
+const bonafideSet = (source: string): string => (source.startsWith('fsdd-') ? 'FSDD' : 'LibriSpeech');
+
+/**
+ * Bona fide rejections per bona fide set at errorsAt's thresholds (one threshold for all sets, as at run
+ * time): the pooled BPCER can hide a set rejected more often than the target, since FSDD's phrases score high.
+ */
+function rejectionsBySet(
+  scored: readonly Scored[],
+  targetBpcer: number,
+): Record<string, { bonafide: number; rejected: number }> {
+  const bySet: Record<string, { bonafide: number; rejected: number }> = {};
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const threshold = foldThreshold(scored, fold, targetBpcer);
+    for (const s of scored) {
+      if (s.row.item.fold !== fold || s.row.item.kind !== 'bonafide') continue;
+      const set = (bySet[bonafideSet(s.row.item.source)] ??= { bonafide: 0, rejected: 0 });
+      set.bonafide++;
+      if (Number.isNaN(s.pLive) || s.pLive < threshold) set.rejected++;
+    }
+  }
+  return bySet;
 }
 
 /**
@@ -472,6 +501,7 @@ export function evaluateRows(
   lines.push('|---|---|---|---|---|---|---|---|');
   const pooled = new Map<number, ErrorCounts>(LEVELS.map((level) => [level, emptyCounts()]));
   const loao: Record<string, unknown> = {};
+  const pooledBySet: Record<string, { bonafide: number; rejected: number }> = {};
   for (const held of ATTACK_KINDS) {
     const scored = crossValidate(
       rows,
@@ -483,6 +513,11 @@ export function evaluateRows(
       terms,
     );
     const byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
+    for (const [set, c] of Object.entries(rejectionsBySet(scored, TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0))) {
+      const total = (pooledBySet[set] ??= { bonafide: 0, rejected: 0 });
+      total.bonafide += c.bonafide;
+      total.rejected += c.rejected;
+    }
     byLevel.forEach((c, i) => {
       const total = pooled.get(LEVELS[i] ?? 0);
       if (total === undefined) return;
@@ -513,9 +548,16 @@ export function evaluateRows(
     lines.push(
       `| **pooled over unseen kinds** | ${p4.attacks} | ${p4.attacksRefused} | ${percent(p2.accepted, p2.attacks)} | **${percent(p4.accepted, p4.attacks)}** | **${percent(p4.rejected, p4.bonafide)}** | ${percent(p6.accepted, p6.attacks)} | |`,
     );
+    const sets = Object.entries(pooledBySet).sort(([a], [b]) => a.localeCompare(b));
+    lines.push(
+      `\nBPCER alfa4 by bona fide set, pooled over the held-out runs (one threshold for all, as at run time): ${sets
+        .map(([set, c]) => `${set} ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide})`)
+        .join(', ')}.`,
+    );
     loao.pooled = {
       apcer: [p2, p4, p6].map((c) => c.accepted / c.attacks),
       bpcer: [p2, p4, p6].map((c) => c.rejected / c.bonafide),
+      bpcerAlfa4BySet: Object.fromEntries(sets.map(([set, c]) => [set, c.rejected / c.bonafide])),
     };
   }
   json.leaveOneAttackOut = loao;
@@ -709,6 +751,7 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
 export const testing = {
   crossValidate,
   errorsAt,
+  rejectionsBySet,
   equalErrorRate,
   train,
   trainFused,

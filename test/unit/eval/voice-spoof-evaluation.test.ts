@@ -13,11 +13,11 @@ import { CLASSIFIER_TERMS, evaluateRows, testing } from '../../../eval/train-voi
 import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
 import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
 
-const { errorsAt, equalErrorRate } = testing;
+const { errorsAt, rejectionsBySet, equalErrorRate } = testing;
 
 /** A held-out score of fold `fold`; NaN = refused by the service's gates. */
-function scored(kind: CorpusKind, fold: number, pLive: number) {
-  return { row: { item: { kind, fold, source: 's', path: 'p', recipe: 'r' }, features: [] }, pLive };
+function scored(kind: CorpusKind, fold: number, pLive: number, source = 's') {
+  return { row: { item: { kind, fold, source, path: 'p', recipe: 'r' }, features: [] }, pLive };
 }
 
 test('errorsAt: a bona fide sample the gates refuse is a rejection, a refused attack is not accepted', () => {
@@ -38,6 +38,22 @@ test('errorsAt: a bona fide sample the gates refuse is a rejection, a refused at
     rejected: 3,
     bonafideRefused: 3,
   });
+});
+
+test('rejectionsBySet: one threshold for both bona fide sets, each set counted on its own', () => {
+  // Per fold, the other folds' bona fide give the threshold 0.4 at a 25% target (sorted 0.2 0.4 0.8 0.9 ...).
+  const rows = [0, 1, 2].flatMap((fold) => [
+    scored('bonafide', fold, 0.9, 'fsdd-jackson'),
+    scored('bonafide', fold, 0.8, 'fsdd-theo'),
+    scored('bonafide', fold, 0.4, 'ls-19'),
+    scored('bonafide', fold, 0.2, 'ls-26'),
+    scored('flite', fold, 0.95, 'kal'),
+  ]);
+  assert.deepEqual(rejectionsBySet(rows, 0.25), {
+    FSDD: { bonafide: 6, rejected: 0 },
+    LibriSpeech: { bonafide: 6, rejected: 3 },
+  });
+  assert.equal(errorsAt(rows, 0.25).rejected, 3);
 });
 
 test('equalErrorRate: refused samples sit below every threshold', () => {
