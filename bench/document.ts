@@ -12,7 +12,7 @@
  * comparison); `npm run bench` runs it too. Writes reports/bench-document.{md,json}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadOpenCv } from '../src/engines/document/opencv-runtime.js';
@@ -29,6 +29,7 @@ import {
   type RenderedLayout,
 } from '../test/helpers/document-render.js';
 import { SPECIMEN_TRUTH } from '../test/helpers/mrz-composer.js';
+import { machineDescription } from './machine.js';
 
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
 const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
@@ -155,7 +156,7 @@ export async function benchDocument(rounds = 5, ocrb = true): Promise<DocumentBe
       perImage,
     });
   }
-  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+  const machine = machineDescription();
   return { rows, rounds, machine, loadAverage: [loadBefore, loadavg()[0] ?? NaN] };
 }
 

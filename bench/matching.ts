@@ -16,6 +16,7 @@ import { rowBytes } from '../src/engines/matching/simd-kernel.js';
 import { Code, Op, SimdOp, ValType, assembleModule } from '../src/engines/matching/wasm-assembler.js';
 import { type GalleryQuantisation, VectorGallery } from '../src/engines/matching/vector-gallery.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
+import { machineDescription } from './machine.js';
 
 export interface MatchingBenchOptions {
   /** Gallery sizes; default 10,000 and 100,000. */
@@ -322,10 +323,9 @@ export async function benchMatching(options: MatchingBenchOptions = {}): Promise
   const bandwidth = measureBandwidth(workingSets);
   const readAt = (bytes: number): number =>
     bandwidth.reads.find((r) => r.workingSetBytes >= Math.floor(bytes / 64) * 64)?.gbPerSecond ?? Number.NaN;
-  const cpuModel = os.cpus()[0]?.model ?? 'cpu';
   return {
     date: new Date().toISOString(),
-    machine: `${os.cpus().length} x ${cpuModel}, Node ${process.version}`,
+    machine: machineDescription(),
     k,
     searches,
     seconds: (performance.now() - started) / 1000,

@@ -28,7 +28,7 @@
  * requests and samples its memory (bench/soak.ts); writes reports/bench-soak.{md,json,svg}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { machineDescription } from './machine.js';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { UsageRecorder } from '../src/server/usage/usage-recorder.js';
@@ -129,7 +129,7 @@ async function benchServer(): Promise<void> {
   const ratio = mean(on.map((r) => r.requestsPerSecond)) / mean(off.map((r) => r.requestsPerSecond));
   const nsPerRecord = recordCost();
 
-  const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+  const machine = machineDescription();
   const rows = [
     [
       'counting on',

@@ -7,7 +7,7 @@
  * Writes reports/bench-voice.{md,json}. The sample is espeak-ng speech (installed by scripts/setup-system.sh).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { speakerSpeech } from '../src/engines/voice/speaker-speech.js';
@@ -17,6 +17,7 @@ import { decodeVoiceSample } from '../src/engines/voice/voice-decoding.js';
 import { voiceSpoofScore } from '../src/engines/voice/voice-spoof-detection.js';
 import { median } from '../src/lib/median.js';
 import { interleave, resampleWithSox, synthesizeSpeech, wavFile } from '../test/helpers/speech.js';
+import { machineDescription } from './machine.js';
 
 const STAGES = ['decode', 'vad', 'templates', 'spoof'] as const;
 type Stage = (typeof STAGES)[number];
@@ -101,7 +102,7 @@ export async function benchVoice(options: { rounds?: number; seconds?: number } 
     seconds,
     rounds,
     load: loadavg()[0] ?? 0,
-    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    machine: machineDescription(),
     cpuMs: medians(cpu, totals.cpu),
     wallMs: medians(wall, totals.wall),
   };
