@@ -404,7 +404,8 @@ function foldThreshold(scored: readonly Scored[], fold: number, targetBpcer: num
 }
 
 /** The bona fide set a corpus item comes from, by its source's prefix (eval/voice-spoof-corpus.ts). */
-const bonafideSet = (source: string): string => (source.startsWith('fsdd-') ? 'FSDD' : 'LibriSpeech');
+const bonafideSet = (source: string): string =>
+  source.startsWith('fsdd-') ? 'FSDD' : source.startsWith('ls-') ? 'LibriSpeech' : 'other';
 
 /**
  * Bona fide rejections per bona fide set at errorsAt's thresholds (one threshold for all sets, as at run
