@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import onnxProto from 'onnx-proto';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { packageDir } from '../../lib/package-files.js';
 import { openCpuSession } from '../face/runtime/onnx-session.js';
-
-// onnx-proto is CommonJS: the namespace is a property of its default export.
-const { onnx } = onnxProto;
+import { sileroOverFrames } from './silero-over-frames.js';
 
 /** Samples per voice-activity frame: 32 ms at 16 kHz, a frame length the Silero VAD model accepts. */
 export const VAD_FRAME_SAMPLES = 512;
@@ -39,38 +36,8 @@ function sileroModelPath(): string {
 /** The recurrent state's shape: 2 LSTM layers × batch 1 × 64 units, for both h and c. */
 const STATE_SHAPE = [2, 1, 64];
 
-/**
- * The Silero model as this code runs it: the sample rate fixed at 16 kHz (an initializer instead of the `sr`
- * input) and the inputs' shapes fixed at one frame (`input` 1 × 512, `h` and `c` 2 × 1 × 64). The model
- * branches on those with five If nodes (its 8 kHz and 16 kHz halves, and rank tests); with them constant,
- * onnxruntime's constant folding leaves only the 16 kHz path, without the per-call cost of the branches.
- * The same kernels run on the same values: the probabilities are the original model's to the bit
- * (test/unit/engines/voice/voice-activity.test.ts); about a tenth less time per frame (0.21 → 0.19 ms here).
- *
- * @example
- * const session = await openCpuSession(sileroAt16kHz(readFileSync(sileroModelPath())));
- * @throws {Error} when the model does not have the inputs `input`, `sr`, `h` and `c`
- */
-export function sileroAt16kHz(model: Uint8Array): Uint8Array {
-  const decoded = onnx.ModelProto.decode(model);
-  const graph = decoded.graph;
-  const inputs = graph?.input ?? [];
-  const names = inputs.map((input) => input.name).join(',');
-  if (graph === null || graph === undefined || names !== 'input,sr,h,c')
-    throw new Error(`unexpected Silero VAD inputs: ${names}`);
-  graph.input = inputs.filter((input) => input.name !== 'sr');
-  graph.initializer = [
-    ...(graph.initializer ?? []),
-    onnx.TensorProto.create({ name: 'sr', dataType: onnx.TensorProto.DataType.INT64, dims: [], int64Data: [16_000] }),
-  ];
-  for (const input of graph.input) {
-    const shape = input.name === 'input' ? [1, VAD_FRAME_SAMPLES] : STATE_SHAPE;
-    const dims = input.type?.tensorType?.shape?.dim;
-    if (dims?.length !== shape.length) throw new Error(`unexpected Silero VAD input shape for ${input.name}`);
-    dims.splice(0, dims.length, ...shape.map((d) => onnx.TensorShapeProto.Dimension.create({ dimValue: d })));
-  }
-  return onnx.ModelProto.encode(decoded).finish();
-}
+/** Frames per model run (8.2 s): bounds what one run holds in memory for a long sample. */
+const FRAMES_PER_RUN = 256;
 
 let session: Promise<InferenceSession> | undefined;
 
@@ -82,7 +49,7 @@ let session: Promise<InferenceSession> | undefined;
  * await loadVoiceActivityModel(); // at worker warm-up
  */
 export function loadVoiceActivityModel(): Promise<InferenceSession> {
-  session ??= openCpuSession(sileroAt16kHz(readFileSync(sileroModelPath())));
+  session ??= openCpuSession(sileroOverFrames(readFileSync(sileroModelPath())));
   return session;
 }
 
@@ -101,40 +68,47 @@ interface RecurrentState {
   readonly c: Tensor;
 }
 
-/** One model step: the frame's speech probability and the next state. */
-async function step(
-  model: InferenceSession,
-  frame: Float32Array,
-  state: RecurrentState,
-): Promise<{ p: number; state: RecurrentState }> {
-  const input = new Tensor('float32', frame, [1, VAD_FRAME_SAMPLES]);
-  const out = await model.run({ input, h: state.h, c: state.c });
-  const { hn, cn } = out;
-  if (hn === undefined || cn === undefined) throw new Error('Silero VAD returned no recurrent state');
-  return { p: tensorValue(out.output), state: { h: hn, c: cn } };
-}
-
-async function stateAfterLeadIn(model: InferenceSession, samples: Float32Array): Promise<RecurrentState> {
-  let state: RecurrentState = {
+function zeroState(): RecurrentState {
+  return {
     h: new Tensor('float32', new Float32Array(128), STATE_SHAPE),
     c: new Tensor('float32', new Float32Array(128), STATE_SHAPE),
   };
-  const frames = Math.min(LEAD_IN_FRAMES, Math.ceil(samples.length / VAD_FRAME_SAMPLES));
-  for (let f = 0; f < frames; f++) {
-    const frame = new Float32Array(VAD_FRAME_SAMPLES);
-    frame.set(samples.subarray(f * VAD_FRAME_SAMPLES, (f + 1) * VAD_FRAME_SAMPLES));
-    state = (await step(model, frame, state)).state;
-  }
-  return state;
 }
 
 /**
- * Finds the speech in a mono 16 kHz sample with the Silero VAD model, run by this code one 32 ms frame at a
- * time with the LSTM state carried from frame to frame (primed by a pass over the sample's first 0.5 s), then
- * a hysteresis over the frame probabilities: a frame turns speech at p >= 0.5, stays speech down to 0.35, and
- * speech ends 2 frames after p falls below 0.35. The frames are counted as they are, without the padding
- * that speech-segment APIs add around each segment (vad-node's own segmenter reports about twice the speech
- * for short phrases). The last, partial frame is zero-padded for the model and counts only its real samples.
+ * The speech probability of each of `count` frames (`frames` holds them one after the other, 512 samples
+ * each), from `state` on, in runs of at most FRAMES_PER_RUN frames; with the state after the last frame.
+ */
+async function frameProbabilities(
+  model: InferenceSession,
+  frames: Float32Array,
+  count: number,
+  state: RecurrentState,
+): Promise<{ probability: Float32Array; state: RecurrentState }> {
+  const probability = new Float32Array(count);
+  for (let first = 0; first < count; first += FRAMES_PER_RUN) {
+    const n = Math.min(FRAMES_PER_RUN, count - first);
+    const run = frames.subarray(first * VAD_FRAME_SAMPLES, (first + n) * VAD_FRAME_SAMPLES);
+    const input = new Tensor('float32', run, [n, VAD_FRAME_SAMPLES]);
+    const out = await model.run({ input, h: state.h, c: state.c });
+    const { output, hn, cn } = out;
+    if (!(output?.data instanceof Float32Array) || output.data.length !== n)
+      throw new Error('Silero VAD returned no probability per frame');
+    if (hn === undefined || cn === undefined) throw new Error('Silero VAD returned no recurrent state');
+    probability.set(output.data, first);
+    state = { h: hn, c: cn };
+  }
+  return { probability, state };
+}
+
+/**
+ * Finds the speech in a mono 16 kHz sample with the Silero VAD model, which scores each 32 ms frame with the
+ * LSTM state carried from frame to frame (primed by a pass over the sample's first 0.5 s; up to 256 frames
+ * per run, sileroOverFrames), then a hysteresis over the frame probabilities: a frame turns speech at
+ * p >= 0.5, stays speech down to 0.35, and speech ends 2 frames after p falls below 0.35. The frames are
+ * counted as they are, without the padding that speech-segment APIs add around each segment (vad-node's own
+ * segmenter reports about twice the speech for short phrases). The last, partial frame is zero-padded for the
+ * model and counts only its real samples.
  *
  * @example
  * const activity = await detectSpeech(audio.samples);
@@ -144,19 +118,18 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
   const model = await loadVoiceActivityModel();
   const frames = Math.ceil(samples.length / VAD_FRAME_SAMPLES);
   const speech = new Uint8Array(frames);
-  const probability = new Float32Array(frames);
-  let state = await stateAfterLeadIn(model, samples);
+  // Zero-padded to whole frames: the last, partial frame is scored as the model expects.
+  const framed = new Float32Array(frames * VAD_FRAME_SAMPLES);
+  framed.set(samples);
+  const leadIn = Math.min(LEAD_IN_FRAMES, frames);
+  const primed = await frameProbabilities(model, framed, leadIn, zeroState());
+  const { probability } = await frameProbabilities(model, framed, frames, primed.state);
   let speaking = false;
   let below = 0;
   let speechSampleCount = 0;
   for (let f = 0; f < frames; f++) {
     const start = f * VAD_FRAME_SAMPLES;
-    const frame = new Float32Array(VAD_FRAME_SAMPLES);
-    frame.set(samples.subarray(start, start + VAD_FRAME_SAMPLES));
-    const result = await step(model, frame, state);
-    const p = result.p;
-    state = result.state;
-    probability[f] = p;
+    const p = probability[f] ?? 0;
     if (p >= SPEECH_ON) {
       speaking = true;
       below = 0;
@@ -176,12 +149,6 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
     probability,
     speechSeconds: speechSampleCount / 16_000,
   };
-}
-
-function tensorValue(tensor: Tensor | undefined): number {
-  const data = tensor?.data;
-  if (!(data instanceof Float32Array) || data[0] === undefined) throw new Error('Silero VAD returned no probability');
-  return data[0];
 }
 
 /**
