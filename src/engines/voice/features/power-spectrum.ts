@@ -1,4 +1,4 @@
-import { fft1d } from '../../../lib/fft.js';
+import { powerSpectraOfPair } from '../../../lib/real-fft-pair.js';
 
 /** Short-time analysis shared by every voice feature (MFCC, LFCC, ...): 25 ms Hamming frames every 10 ms. */
 export interface SpectrumOptions {
@@ -59,25 +59,29 @@ export function powerSpectrogram(samples: Float32Array, options: SpectrumOptions
   const window = hammingWindow(frameLength);
   const re = new Float64Array(fftLength);
   const im = new Float64Array(fftLength);
-  for (let f = 0; f < frames; f++) {
+  // Pre-emphasised, windowed frame f into `part` (zero-padded); its first sample uses its real predecessor.
+  const fill = (part: Float64Array, f: number): void => {
     const start = f * hop;
-    // The frame fills re[0 .. frameLength); the rest is the FFT's zero padding.
-    re.fill(0, frameLength);
-    im.fill(0);
-    // Pre-emphasis inside the frame (the first sample uses its real predecessor when there is one).
+    part.fill(0, frameLength);
     let previous = start > 0 ? (samples[start - 1] ?? 0) : 0;
     for (let i = 0; i < frameLength; i++) {
       const x = samples[start + i] ?? 0;
-      re[i] = (x - alpha * previous) * (window[i] ?? 0);
+      part[i] = (x - alpha * previous) * (window[i] ?? 0);
       previous = x;
     }
-    fft1d(re, im);
-    const row = f * bins;
-    for (let k = 0; k < bins; k++) {
-      const r = re[k] ?? 0;
-      const m = im[k] ?? 0;
-      power[row + k] = r * r + m * m;
-    }
+  };
+  // Two frames per FFT (the real signals in the real and imaginary parts); an odd last frame pairs with zeros.
+  const unpaired = new Float32Array(bins);
+  for (let f = 0; f < frames; f += 2) {
+    fill(re, f);
+    if (f + 1 < frames) fill(im, f + 1);
+    else im.fill(0);
+    powerSpectraOfPair(
+      re,
+      im,
+      { into: power, at: f * bins },
+      f + 1 < frames ? { into: power, at: (f + 1) * bins } : { into: unpaired },
+    );
   }
   return { frames, bins, fftLength, sampleRate, hop, power };
 }

@@ -6,6 +6,7 @@
  * linear from frame to frame, where a human F0 wobbles (micro-prosody): the second difference of log F0.
  */
 import { fft1d } from '../../../lib/fft.js';
+import { powerSpectraOfPair } from '../../../lib/real-fft-pair.js';
 
 export interface HarmonicityCues {
   /** Median over voiced frames of the 4-7 kHz band's autocorrelation envelope at the pitch period (0..1). */
@@ -56,7 +57,7 @@ function hannLags(): Float64Array {
   return windowLags;
 }
 
-/** Power spectra (bins 0..FFT/2) of two real frames at once: one complex FFT, split by conjugate symmetry. */
+/** Power spectra (bins 0..FFT/2) of two real frames at once (the second may be absent: zeros). */
 function powerPair(
   speech: Float32Array,
   startA: number,
@@ -72,16 +73,7 @@ function powerPair(
     re[i] = (speech[startA + i] ?? 0) * (windowShape[i] ?? 0);
     if (startB !== undefined) im[i] = (speech[startB + i] ?? 0) * (windowShape[i] ?? 0);
   }
-  fft1d(re, im);
-  for (let k = 0; k <= FFT / 2; k++) {
-    const j = (FFT - k) % FFT;
-    const zr = re[k] ?? 0;
-    const zi = im[k] ?? 0;
-    const wr = re[j] ?? 0;
-    const wi = im[j] ?? 0;
-    a[k] = ((zr + wr) / 2) ** 2 + ((zi - wi) / 2) ** 2;
-    b[k] = ((zi + wi) / 2) ** 2 + ((wr - zr) / 2) ** 2;
-  }
+  powerSpectraOfPair(re, im, { into: a }, { into: b });
 }
 
 /**

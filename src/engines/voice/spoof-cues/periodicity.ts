@@ -4,6 +4,7 @@
  * frame-to-frame period jitter is lower than in a human voice.
  */
 import { fft1d } from '../../../lib/fft.js';
+import { powerSpectraOfPair } from '../../../lib/real-fft-pair.js';
 
 export interface PeriodicityCues {
   /** Mean normalised autocorrelation peak of the voiced frames (0..1). */
@@ -16,10 +17,13 @@ export interface PeriodicityCues {
   readonly pitchSpread: number;
 }
 
-/** Analysis at 8 kHz (pairs averaged): 48 ms Hann frames every 20 ms, periods 2.5-16 ms (62-400 Hz). */
+/**
+ * Analysis at 8 kHz (pairs averaged): 48 ms Hann frames every 20 ms, periods 2.5-16 ms (62-400 Hz). A
+ * 512-point transform holds the linear autocorrelation up to lag 128 (384 + 128 samples: no wrap-around).
+ */
 const FRAME = 384;
 const HOP = 160;
-const FFT = 1024;
+const FFT = 512;
 const MIN_LAG = 20;
 const MAX_LAG = 128;
 const VOICED = 0.5;
@@ -34,22 +38,37 @@ function hannAutocorrelation(): Float64Array {
   const re = new Float64Array(FFT);
   const im = new Float64Array(FFT);
   re.set(hann);
-  windowLags = autocorrelate(re, im);
+  windowLags = new Float64Array(MAX_LAG + 1);
+  autocorrelatePair(re, im, windowLags, new Float64Array(MAX_LAG + 1));
   return windowLags;
 }
 
-/** In-place |FFT|² then inverse FFT (as a forward FFT of the conjugate): the linear autocorrelation, r(0) = 1. */
-function autocorrelate(re: Float64Array, im: Float64Array): Float64Array {
-  fft1d(re, im);
-  for (let k = 0; k < FFT; k++) {
-    re[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
-    im[k] = 0;
+const powerA = new Float64Array(FFT / 2 + 1);
+const powerB = new Float64Array(FFT / 2 + 1);
+
+/**
+ * The linear autocorrelations (lags 0..MAX_LAG, r(0) = 1) of two real frames, the first in `re`, the second
+ * in `im` (zero-padded): both power spectra from one FFT, then one more FFT of Pa + iPb, whose real part is
+ * the (real, even) transform of Pa and imaginary part that of Pb — a forward FFT of a real even spectrum is
+ * the inverse up to scale.
+ */
+function autocorrelatePair(re: Float64Array, im: Float64Array, a: Float64Array, b: Float64Array): void {
+  powerSpectraOfPair(re, im, { into: powerA }, { into: powerB });
+  for (let k = 0; k <= FFT / 2; k++) {
+    re[k] = powerA[k] ?? 0;
+    im[k] = powerB[k] ?? 0;
+    if (k > 0 && k < FFT / 2) {
+      re[FFT - k] = re[k] ?? 0;
+      im[FFT - k] = im[k] ?? 0;
+    }
   }
-  fft1d(re, im); // the power spectrum is real and even: a forward FFT is the inverse up to scale
-  const zero = re[0] ?? 0;
-  const out = new Float64Array(MAX_LAG + 1);
-  for (let lag = 0; lag <= MAX_LAG; lag++) out[lag] = zero > 0 ? (re[lag] ?? 0) / zero : 0;
-  return out;
+  fft1d(re, im);
+  const zeroA = re[0] ?? 0;
+  const zeroB = im[0] ?? 0;
+  for (let lag = 0; lag <= MAX_LAG; lag++) {
+    a[lag] = zeroA > 0 ? (re[lag] ?? 0) / zeroA : 0;
+    b[lag] = zeroB > 0 ? (im[lag] ?? 0) / zeroB : 0;
+  }
 }
 
 /**
@@ -77,13 +96,19 @@ export function periodicity(speech: Float32Array): PeriodicityCues {
   const im = new Float64Array(FFT);
   const peaks: number[] = [];
   const lags: number[] = []; // 0 for an unvoiced frame
-  starts.forEach((start, index) => {
+  // Frames 30 dB under the loudest are not analysed; the others go through two at a time.
+  const analysed = starts.filter((_, index) => {
     const energy = energies[index] ?? 0;
-    if (energy === 0 || energy < loudest * 1e-3) return; // 30 dB under the loudest frame: not analysed
-    re.fill(0);
-    im.fill(0);
-    for (let i = 0; i < FRAME; i++) re[i] = (x[start + i] ?? 0) * (hann[i] ?? 0);
-    const r = autocorrelate(re, im);
+    return energy > 0 && energy >= loudest * 1e-3;
+  });
+  const lagsA = new Float64Array(MAX_LAG + 1);
+  const lagsB = new Float64Array(MAX_LAG + 1);
+  const windowed = (part: Float64Array, start: number | undefined): void => {
+    part.fill(0);
+    if (start === undefined) return;
+    for (let i = 0; i < FRAME; i++) part[i] = (x[start + i] ?? 0) * (hann[i] ?? 0);
+  };
+  const peakOf = (r: Float64Array): void => {
     let bestR = 0;
     let bestLag = 0;
     for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
@@ -96,7 +121,14 @@ export function periodicity(speech: Float32Array): PeriodicityCues {
     bestR = Math.min(bestR, 1);
     peaks.push(bestR);
     lags.push(bestR >= VOICED ? bestLag : 0);
-  });
+  };
+  for (let p = 0; p < analysed.length; p += 2) {
+    windowed(re, analysed[p]);
+    windowed(im, analysed[p + 1]);
+    autocorrelatePair(re, im, lagsA, lagsB);
+    peakOf(lagsA);
+    if (p + 1 < analysed.length) peakOf(lagsB);
+  }
   const voicedPeaks = peaks.filter((p) => p >= VOICED);
   const logPeriods = lags.filter((lag) => lag > 0).map(Math.log2);
   const changes: number[] = [];
