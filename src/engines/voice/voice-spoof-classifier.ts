@@ -1,9 +1,11 @@
 /**
  * The voice spoof classifier at run time, its parameters in voice-spoof-model.json (written by
- * eval/train-voice-spoof.ts). One model per frequency sub-band (voice-spoof-features/7: VOICE_SPOOF_BANDS, each
- * on that band's cepstral statistics and the 18 named cues); the sample's logit is the mean of the band
- * models' logits, so that an artefact confined to one band is weighed by a model that sees that band alone
- * (spoof-cues/subband-cepstra.ts). Each band model has three parts, added on the logit scale:
+ * eval/train-voice-spoof.ts). Four member models (voice-spoof-features/8: VOICE_SPOOF_MEMBERS): one per frequency
+ * sub-band, on that band's cepstral statistics and the 18 named cues, so that an artefact confined to one band
+ * is weighed by a model that sees that band alone (spoof-cues/subband-cepstra.ts), and one on the statistics
+ * of the voice activity model's learnt activations and the same cues (features/vad-activation-statistics.ts).
+ * The sample's logit is the mean of the members' logits. Each member model has three parts, added on the
+ * logit scale:
  *  - a logistic regression on the standardised features, clipped to ±`clip` bona fide deviations, and their
  *    squares (the squares let one weight say "too far from bona fide either way": synthetic speech is drier
  *    than a live voice, a replay wetter; the clip bounds what one feature far outside anything trained on can
@@ -18,14 +20,15 @@
  *    live speech in how its cues go together; this term, too, needs no attack example.
  */
 import { isFiniteNumber, isFiniteNumberArray, isRecord, isUnknownArray } from '../../lib/json-guards.js';
-import { VOICE_SPOOF_BANDS, VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_FEATURE_VERSION } from './voice-spoof-features.js';
+import { VOICE_SPOOF_MEMBERS, VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_FEATURE_VERSION } from './voice-spoof-features.js';
 import modelJson from './voice-spoof-model.json' with { type: 'json' };
 
-export const VOICE_SPOOF_MODEL_KIND = 'subband-mean-logit(clipped-quadratic-logistic+cue-range+cue-density)';
+export const VOICE_SPOOF_MODEL_KIND =
+  'member-mean-logit(subbands+vad-activations:clipped-quadratic-logistic+cue-range+cue-density)';
 
 /** The bona fide range check: per checked feature, a centre and a spread, and the margin (in spreads). */
 export interface CueRange {
-  /** Indices into the (band model's) feature row of the features checked. */
+  /** Indices into the (member model's) feature row of the features checked. */
   readonly features: readonly number[];
   readonly centre: readonly number[];
   readonly scale: readonly number[];
@@ -50,10 +53,11 @@ export interface CueDensity {
 }
 
 /**
- * One member of the fusion: a classifier over `columns` of the feature row (its band's statistics and the
- * cues); every other index in it (cueRange, cueDensity, the vectors' order) refers to that sub-row.
+ * One member of the fusion: a classifier over `columns` of the feature row (its band's statistics or the
+ * activation statistics, and the cues); every other index in it (cueRange, cueDensity, the vectors' order)
+ * refers to that sub-row.
  */
-export interface VoiceSpoofBandModel {
+export interface VoiceSpoofMemberModel {
   readonly name: string;
   /** Indices into the full feature row, in the order of this model's features. */
   readonly columns: readonly number[];
@@ -70,9 +74,9 @@ export interface VoiceSpoofBandModel {
   readonly cueDensity: CueDensity;
 }
 
-/** What scoring a band needs (a trained band model before it is written to the model file). */
-export type BandScorer = Pick<
-  VoiceSpoofBandModel,
+/** What scoring a member needs (a trained member model before it is written to the model file). */
+export type MemberScorer = Pick<
+  VoiceSpoofMemberModel,
   'columns' | 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'
 >;
 
@@ -80,8 +84,8 @@ export interface VoiceSpoofModel {
   readonly kind: typeof VOICE_SPOOF_MODEL_KIND;
   readonly featureVersion: string;
   readonly featureNames: readonly string[];
-  /** The band models; the logit is the mean of theirs (fusedSpoofLogit). */
-  readonly bands: readonly VoiceSpoofBandModel[];
+  /** The member models; the logit is the mean of theirs (fusedSpoofLogit). */
+  readonly members: readonly VoiceSpoofMemberModel[];
   /**
    * P(live) (of the fused logit) of speaker-disjoint cross-validated bona fide and attack samples, ascending:
    * what the security levels' thresholds and `scoreFrr` are read from (voice-liveness-levels.ts).
@@ -92,40 +96,40 @@ export interface VoiceSpoofModel {
 }
 
 /**
- * The classifier's logit (log odds of live) for a full feature row: the mean of the band models' logits,
+ * The classifier's logit (log odds of live) for a full feature row: the mean of the member models' logits,
  * each on its own columns of the row.
  *
  * @example
  * sigmoid(fusedSpoofLogit(loadVoiceSpoofModel(), voiceSpoofFeatures(samples, activity).row)); // P(live)
- * @throws {RangeError} when the row is too short for a band's columns
+ * @throws {RangeError} when the row is too short for a member's columns
  */
-export function fusedSpoofLogit(model: { readonly bands: readonly BandScorer[] }, row: ArrayLike<number>): number {
-  const d = Math.max(0, ...model.bands.flatMap((band) => band.columns)) + 1;
+export function fusedSpoofLogit(model: { readonly members: readonly MemberScorer[] }, row: ArrayLike<number>): number {
+  const d = Math.max(0, ...model.members.flatMap((member) => member.columns)) + 1;
   if (row.length < d) throw new RangeError(`expected ${d} or more voice spoof features, got ${row.length}`);
   let total = 0;
-  for (const band of model.bands) total += spoofLogit(band, bandRow(band.columns, row));
-  return total / Math.max(1, model.bands.length);
+  for (const member of model.members) total += spoofLogit(member, memberRow(member.columns, row));
+  return total / Math.max(1, model.members.length);
 }
 
 /**
- * A band model's sub-row: the full row's values at `columns`, in that order.
+ * A member model's sub-row: the full row's values at `columns`, in that order.
  *
  * @example
- * bandRow([2, 0], [5, 6, 7]); // [7, 5]
+ * memberRow([2, 0], [5, 6, 7]); // [7, 5]
  */
-export function bandRow(columns: readonly number[], row: ArrayLike<number>): number[] {
+export function memberRow(columns: readonly number[], row: ArrayLike<number>): number[] {
   return columns.map((index) => row[index] ?? 0);
 }
 
 /**
- * One band model's logit for its own sub-row (bandRow).
+ * One member model's logit for its own sub-row (memberRow).
  *
  * @example
- * spoofLogit(model.bands[0], bandRow(model.bands[0].columns, row));
+ * spoofLogit(model.members[0], memberRow(model.members[0].columns, row));
  * @throws {RangeError} when the row's length differs from the model's feature count
  */
 export function spoofLogit(
-  model: Pick<VoiceSpoofBandModel, 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'>,
+  model: Pick<VoiceSpoofMemberModel, 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'>,
   row: ArrayLike<number>,
 ): number {
   const d = model.mean.length;
@@ -149,7 +153,7 @@ export function spoofLogit(
  * cueDensityDistance({ mean: [0, 0], std: [1, 1], cueDensity: density }, [3, 4]); // 5
  */
 export function cueDensityDistance(
-  model: Pick<VoiceSpoofBandModel, 'mean' | 'std' | 'cueDensity'>,
+  model: Pick<VoiceSpoofMemberModel, 'mean' | 'std' | 'cueDensity'>,
   row: ArrayLike<number>,
 ): number {
   const { features, centre, precision } = model.cueDensity;
@@ -200,21 +204,23 @@ export function loadVoiceSpoofModel(): VoiceSpoofModel {
   const names = VOICE_SPOOF_FEATURE_NAMES;
   if (model.featureNames.length !== names.length || model.featureNames.some((name, i) => name !== names[i]))
     throw new Error('voice-spoof-model.json names other features than this build computes: retrain it');
-  const bands = VOICE_SPOOF_BANDS;
+  const members = VOICE_SPOOF_MEMBERS;
   const sameColumns = (a: readonly number[], b: readonly number[]): boolean =>
     a.length === b.length && a.every((index, i) => index === b[i]);
   if (
-    model.bands.length !== bands.length ||
-    model.bands.some((band, b) => band.name !== bands[b]?.name || !sameColumns(band.columns, bands[b]?.columns ?? []))
+    model.members.length !== members.length ||
+    model.members.some(
+      (member, m) => member.name !== members[m]?.name || !sameColumns(member.columns, members[m]?.columns ?? []),
+    )
   )
-    throw new Error('voice-spoof-model.json has other band models than this build defines: retrain it');
+    throw new Error('voice-spoof-model.json has other member models than this build defines: retrain it');
   loaded = model;
   return model;
 }
 
 /**
- * Checks a voice spoof model read from JSON and returns it typed: every field, and every band model's
- * field, present and of its type, a band's columns indices into the feature row, its vectors of matching
+ * Checks a voice spoof model read from JSON and returns it typed: every field, and every member model's
+ * field, present and of its type, a member's columns indices into the feature row, its vectors of matching
  * lengths, deviations positive, its cue indices in its own row, held-out scores ascending probabilities.
  *
  * @param origin names the file in the error
@@ -228,29 +234,36 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
       `${origin} is not a valid voice spoof model: ${what} (retrain it with npm run eval -- train-voice-spoof)`,
     );
   if (!isRecord(json)) throw malformed('not a JSON object');
-  const { kind, featureVersion, featureNames, bands, heldOutScores, provenance } = json;
+  const { kind, featureVersion, featureNames, members, heldOutScores, provenance } = json;
   if (kind !== VOICE_SPOOF_MODEL_KIND) throw malformed(`\`kind\` is not ${VOICE_SPOOF_MODEL_KIND}`);
   if (typeof featureVersion !== 'string') throw malformed('`featureVersion` is not a string');
   if (!isUnknownArray(featureNames) || !featureNames.every((name) => typeof name === 'string'))
     throw malformed('`featureNames` is not an array of strings');
   const names = featureNames.filter((name): name is string => typeof name === 'string');
-  if (!isUnknownArray(bands) || bands.length === 0) throw malformed('`bands` is not a non-empty array');
-  const parsedBands: VoiceSpoofBandModel[] = [];
-  for (const [b, band] of bands.entries()) {
-    const parsed = parseBandModel(band, names.length);
-    if (typeof parsed === 'string') throw malformed(`bands[${b}]: ${parsed}`);
-    parsedBands.push(parsed);
+  if (!isUnknownArray(members) || members.length === 0) throw malformed('`members` is not a non-empty array');
+  const parsedMembers: VoiceSpoofMemberModel[] = [];
+  for (const [m, member] of members.entries()) {
+    const parsed = parseMemberModel(member, names.length);
+    if (typeof parsed === 'string') throw malformed(`members[${m}]: ${parsed}`);
+    parsedMembers.push(parsed);
   }
   if (!isRecord(heldOutScores)) throw malformed('`heldOutScores` is not an object');
   const { live, spoof } = heldOutScores;
   if (!isAscendingProbabilities(live) || !isAscendingProbabilities(spoof) || live.length === 0)
     throw malformed('`heldOutScores.live` or `.spoof` is not an ascending (non-empty) array of numbers in 0..1');
   if (!isRecord(provenance)) throw malformed('`provenance` is not an object');
-  return { kind, featureVersion, featureNames: names, bands: parsedBands, heldOutScores: { live, spoof }, provenance };
+  return {
+    kind,
+    featureVersion,
+    featureNames: names,
+    members: parsedMembers,
+    heldOutScores: { live, spoof },
+    provenance,
+  };
 }
 
-/** One checked band model over a row of `rowLength` features, or what is wrong with it. */
-function parseBandModel(json: unknown, rowLength: number): VoiceSpoofBandModel | string {
+/** One checked member model over a row of `rowLength` features, or what is wrong with it. */
+function parseMemberModel(json: unknown, rowLength: number): VoiceSpoofMemberModel | string {
   if (!isRecord(json)) return 'not an object';
   const { name, columns, mean, std, clip, weights, bias, l2, cueRange, cueDensity } = json;
   if (typeof name !== 'string') return '`name` is not a string';

@@ -2,7 +2,8 @@
  * The feature row the voice spoof classifier scores: LFCC statistics of the speech frames (long silences
  * trimmed by the voice activity, so that their length cannot stand in for the attack) and the named replay
  * and synthetic-speech cues of src/engines/voice/spoof-cues/, then the sub-band cepstral statistics
- * (spoof-cues/subband-cepstra.ts) the shipped classifier's band models read (VOICE_SPOOF_BANDS).
+ * (spoof-cues/subband-cepstra.ts) and the statistics of the voice activity model's activations
+ * (features/vad-activation-statistics.ts) the shipped classifier's member models read (VOICE_SPOOF_MEMBERS).
  */
 import { lfcc } from './features/lfcc.js';
 import { powerSpectrogram } from './features/power-spectrum.js';
@@ -19,11 +20,12 @@ import { periodicity } from './spoof-cues/periodicity.js';
 import { reverberationTail } from './spoof-cues/reverberation-tail.js';
 import { spectralFlatness } from './spoof-cues/spectral-flatness.js';
 import { SUBBAND_CEPSTRA_NAMES, SUBBAND_VALUES, SUBBANDS, subbandCepstra } from './spoof-cues/subband-cepstra.js';
+import { VAD_ACTIVATION_STATISTIC_NAMES, vadActivationStatistics } from './features/vad-activation-statistics.js';
 import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/7';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/8';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -62,34 +64,45 @@ export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
 /**
  * Every feature's name, in row order: the LFCC means (the speech frames' average spectral envelope on a
- * linear scale), then the cues, then the sub-band cepstral statistics (three bands of SUBBAND_VALUES).
- * (Full-band LFCC deviations and delta deviations were tried too: they did not lower the leave-one-attack-out
- * error, docs/voice.md.)
+ * linear scale), then the cues, then the sub-band cepstral statistics (three bands of SUBBAND_VALUES), then
+ * the VAD activation statistics (means and deviations of 64 activations). (Full-band LFCC deviations and
+ * delta deviations were tried too: they did not lower the leave-one-attack-out error, docs/voice.md.)
  */
 export const VOICE_SPOOF_FEATURE_NAMES: readonly string[] = [
   ...Array.from({ length: CEPSTRA }, (_, c) => `lfcc.mean.c${c + 1}`),
   ...VOICE_SPOOF_CUE_NAMES,
   ...SUBBAND_CEPSTRA_NAMES,
+  ...VAD_ACTIVATION_STATISTIC_NAMES,
 ];
 
 /** Row index of the first sub-band value. */
 const SUBBAND_OFFSET = CEPSTRA + VOICE_SPOOF_CUE_NAMES.length;
+/** Row index of the first VAD activation statistic. */
+const VAD_OFFSET = SUBBAND_OFFSET + SUBBANDS.length * SUBBAND_VALUES;
+/** The cues' row indices: every member's range and density terms check them. */
+const CUE_COLUMNS = VOICE_SPOOF_CUE_NAMES.map((_, i) => CEPSTRA + i);
 
 /**
- * The feature blocks of the sub-band models: per sub-band, the row columns its model reads, that band's
- * SUBBAND_VALUES values and then the 18 cues (its range and density terms check the cues).
+ * The feature blocks of the fused classifier's member models, each the row columns its model reads: per
+ * sub-band that band's SUBBAND_VALUES values, then one member on the 128 VAD activation statistics; each
+ * followed by the 18 cues (its range and density terms check the cues).
  *
  * @example
- * VOICE_SPOOF_BANDS.map((band) => band.columns.length); // [55, 55, 55]
+ * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [55, 55, 55, 146]
  */
-export const VOICE_SPOOF_BANDS: readonly { readonly name: string; readonly columns: readonly number[] }[] =
-  SUBBANDS.map(({ name }, b) => ({
+export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly columns: readonly number[] }[] = [
+  ...SUBBANDS.map(({ name }, b) => ({
     name,
     columns: [
       ...Array.from({ length: SUBBAND_VALUES }, (_, k) => SUBBAND_OFFSET + b * SUBBAND_VALUES + k),
-      ...VOICE_SPOOF_CUE_NAMES.map((_, i) => CEPSTRA + i),
+      ...CUE_COLUMNS,
     ],
-  }));
+  })),
+  {
+    name: 'vad-activations',
+    columns: [...VAD_ACTIVATION_STATISTIC_NAMES.map((_, k) => VAD_OFFSET + k), ...CUE_COLUMNS],
+  },
+];
 
 export interface VoiceSpoofFeatures {
   /** One value per VOICE_SPOOF_FEATURE_NAMES entry. */
@@ -157,6 +170,7 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
   cepstralMeans(cepstra.values, select, spectrum.frames, row);
   VOICE_SPOOF_CUE_NAMES.forEach((name, i) => (row[CEPSTRA + i] = cues[name]));
   row.set(subbandCepstra(spectrum, select), SUBBAND_OFFSET);
+  row.set(vadActivationStatistics(activity), VAD_OFFSET);
   return { row, cues, speechFrames: speechFrames > 0 ? speechFrames : spectrum.frames };
 }
 

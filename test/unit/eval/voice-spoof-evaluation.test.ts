@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeSample } from '../../../src/engines/voice/voice-sample-analysis.js';
 import {
-  bandRow,
+  memberRow,
   cueDensityDistance,
   fusedSpoofLogit,
   spoofLogit,
@@ -201,14 +201,14 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
   });
   const fused = trainFused(rows, members, cues);
   assert.deepEqual(
-    fused.bands.map((band) => band.columns),
+    fused.members.map((band) => band.columns),
     members.map((member) => member.columns),
   );
   // Each member is the single-model trainer on its columns, its cue terms on the cues' places among them.
   const onColumns = (columns: readonly number[], from: typeof rows) =>
-    from.map((row) => ({ ...row, features: bandRow(columns, row.features) }));
-  assert.deepEqual(fused.bands[1]?.weights, train(onColumns([2, 3, 4, 5], rows), [2, 3]).weights);
-  assert.deepEqual(fused.bands[0]?.cueRange.features, [2, 3]);
+    from.map((row) => ({ ...row, features: memberRow(columns, row.features) }));
+  assert.deepEqual(fused.members[1]?.weights, train(onColumns([2, 3, 4, 5], rows), [2, 3]).weights);
+  assert.deepEqual(fused.members[0]?.cueRange.features, [2, 3]);
 
   const scored = crossValidate(
     rows,
@@ -222,8 +222,8 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
   assert.ok(a !== undefined && b !== undefined);
   let differs = 0;
   for (const { row, pLive } of scored.filter((s) => s.row.item.fold === 0)) {
-    const logitA = spoofLogit(a, bandRow([0, 1, 4, 5], row.features));
-    const logitB = spoofLogit(b, bandRow([2, 3, 4, 5], row.features));
+    const logitA = spoofLogit(a, memberRow([0, 1, 4, 5], row.features));
+    const logitB = spoofLogit(b, memberRow([2, 3, 4, 5], row.features));
     assert.ok(Math.abs(pLive - sigmoid((logitA + logitB) / 2)) < 1e-12);
     if (Math.abs(logitA - logitB) > 0.1) differs++;
   }
@@ -245,7 +245,7 @@ test('evaluateRows: room and noise cues get no logistic weight, so a wetter, hum
     return { item: { kind, fold: i % 3, source: `s${i % 30}`, path: `p${i}`, recipe: 'r' }, features };
   });
   const { model } = evaluateRows(rows, { trainingOnly: true });
-  for (const band of model.bands) {
+  for (const band of model.members) {
     const k = band.columns.indexOf(hum);
     assert.ok(k >= 0, 'every band model reads the hum cue');
     assert.equal(band.weights[k], 0);

@@ -9,8 +9,8 @@ const malformedSpoofModel = {
   file: 'broken/voice-spoof-model.json',
   load: () => {
     const shipped = loadVoiceSpoofModel();
-    const bands = shipped.bands.map((band, b) => (b === 0 ? { ...band, std: [0] } : band));
-    return parseVoiceSpoofModel({ ...shipped, bands }, 'broken/voice-spoof-model.json');
+    const members = shipped.members.map((member, m) => (m === 0 ? { ...member, std: [0] } : member));
+    return parseVoiceSpoofModel({ ...shipped, members }, 'broken/voice-spoof-model.json');
   },
 };
 
@@ -27,7 +27,7 @@ describe('voice model files at start', () => {
         assert.equal(error.file, 'broken/voice-spoof-model.json');
         assert.match(
           error.message,
-          /^voice engine cannot start: broken\/voice-spoof-model\.json: .*not a valid voice spoof model: bands\[0\]: `mean` and `std` need one value per feature/,
+          /^voice engine cannot start: broken\/voice-spoof-model\.json: .*not a valid voice spoof model: members\[0\]: `mean` and `std` need one value per feature/,
         );
         return true;
       },

@@ -11,7 +11,7 @@ import {
 } from '../../../../src/engines/voice/voice-spoof-classifier.js';
 import { voiceSpoofScore } from '../../../../src/engines/voice/voice-spoof-detection.js';
 import {
-  VOICE_SPOOF_BANDS,
+  VOICE_SPOOF_MEMBERS,
   VOICE_SPOOF_CUE_NAMES,
   VOICE_SPOOF_FEATURE_NAMES,
 } from '../../../../src/engines/voice/voice-spoof-features.js';
@@ -33,17 +33,17 @@ test('the shipped voice spoof model loads and matches the features this build co
   const model = loadVoiceSpoofModel();
   assert.deepEqual(model.featureNames, VOICE_SPOOF_FEATURE_NAMES);
   assert.deepEqual(
-    model.bands.map(({ name, columns }) => ({ name, columns })),
-    VOICE_SPOOF_BANDS,
+    model.members.map(({ name, columns }) => ({ name, columns })),
+    VOICE_SPOOF_MEMBERS,
   );
-  for (const band of model.bands) {
-    assert.equal(band.weights.length, 2 * band.columns.length);
-    // The range and density terms check the band row's cues.
-    const cues = band.cueRange.features.map((k) => VOICE_SPOOF_FEATURE_NAMES[band.columns[k] ?? -1]);
+  for (const member of model.members) {
+    assert.equal(member.weights.length, 2 * member.columns.length);
+    // The range and density terms check the member row's cues.
+    const cues = member.cueRange.features.map((k) => VOICE_SPOOF_FEATURE_NAMES[member.columns[k] ?? -1]);
     assert.deepEqual(cues, [...VOICE_SPOOF_CUE_NAMES]);
-    assert.deepEqual(band.cueDensity.features, band.cueRange.features);
-    assert.equal(band.cueDensity.precision.length, VOICE_SPOOF_CUE_NAMES.length ** 2);
-    assert.ok(band.cueDensity.gain > 0 && band.cueDensity.margin > 0 && band.clip > 0);
+    assert.deepEqual(member.cueDensity.features, member.cueRange.features);
+    assert.equal(member.cueDensity.precision.length, VOICE_SPOOF_CUE_NAMES.length ** 2);
+    assert.ok(member.cueDensity.gain > 0 && member.cueDensity.margin > 0 && member.clip > 0);
   }
   assert.ok(model.heldOutScores.live.length > 100 && model.heldOutScores.spoof.length > 100);
 });
@@ -52,25 +52,29 @@ test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
   const shipped = loadVoiceSpoofModel();
   const good = { ...shipped };
   assert.doesNotThrow(() => parseVoiceSpoofModel(good, 'good.json'));
-  const [first, ...rest] = shipped.bands;
+  const [first, ...rest] = shipped.members;
   assert.ok(first !== undefined && rest.length > 0);
   const brokenModel = (patch: Record<string, unknown>, reason: RegExp) =>
     assert.throws(() => parseVoiceSpoofModel({ ...good, ...patch }, 'bad.json'), reason);
-  // Every band model is checked, the last as well as the first.
-  const broken = (patch: Record<string, unknown>, reason: RegExp) => {
-    brokenModel({ bands: [{ ...first, ...patch }, ...rest] }, new RegExp(`bands\\[0\\]: .*${reason.source}`));
-    brokenModel({ bands: [first, ...rest.slice(0, -1), { ...rest.at(-1), ...patch }] }, reason);
+  // Every member model is checked, the last as well as the first.
+  // A patch may depend on the member (the members differ in width).
+  type Member = typeof first;
+  const broken = (patch: Record<string, unknown> | ((member: Member) => Record<string, unknown>), reason: RegExp) => {
+    const patched = (member: Member) => ({ ...member, ...(typeof patch === 'function' ? patch(member) : patch) });
+    const last = rest.at(-1) ?? first;
+    brokenModel({ members: [patched(first), ...rest] }, new RegExp(`members\\[0\\]: .*${reason.source}`));
+    brokenModel({ members: [first, ...rest.slice(0, -1), patched(last)] }, reason);
   };
   brokenModel({ kind: 'other' }, /bad\.json.*kind/);
-  brokenModel({ bands: [] }, /bands/);
-  brokenModel({ bands: undefined }, /bands/);
+  brokenModel({ members: [] }, /members/);
+  brokenModel({ members: undefined }, /members/);
   brokenModel({ heldOutScores: { live: [0.9, 0.1], spoof: [] } }, /ascending/);
   broken({ columns: [999] }, /columns/);
   broken({ columns: [] }, /columns/);
   broken({ columns: first.columns.slice(1) }, /mean/);
   broken({ name: 3 }, /name/);
   broken({ weights: [1, 2, 3] }, /weights/);
-  broken({ std: first.std.map(() => 0) }, /not positive/);
+  broken((member) => ({ std: member.std.map(() => 0) }), /not positive/);
   broken({ cueRange: { features: [999], centre: [0], scale: [1], margin: 3 } }, /feature indices/);
   broken({ bias: 'x' }, /bias/);
   broken({ clip: 0 }, /clip/);
@@ -97,7 +101,7 @@ test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
 /** No density term (gain 0) and no clip in reach: the terms under test alone. */
 const densityOff = { features: [0], centre: [0], precision: [1], margin: 0, gain: 0 };
 
-test("fusedSpoofLogit: the mean of the band models' logits, each on its own columns of the row", () => {
+test("fusedSpoofLogit: the mean of the member models' logits, each on its own columns of the row", () => {
   const band = (columns: number[], weight: number, bias: number) => ({
     columns,
     mean: [0],
@@ -109,9 +113,9 @@ test("fusedSpoofLogit: the mean of the band models' logits, each on its own colu
     cueDensity: densityOff,
   });
   // Band 0 reads column 2 (logit 1 + 2·3 = 7), band 1 column 0 (logit −4 + 1·(−1) = −5): mean 1.
-  const model = { bands: [band([2], 2, 1), band([0], 1, -4)] };
+  const model = { members: [band([2], 2, 1), band([0], 1, -4)] };
   assert.equal(fusedSpoofLogit(model, [-1, 100, 3]), 1);
-  assert.equal(fusedSpoofLogit({ bands: [band([2], 2, 1)] }, [-1, 100, 3]), 7);
+  assert.equal(fusedSpoofLogit({ members: [band([2], 2, 1)] }, [-1, 100, 3]), 7);
   assert.throws(() => fusedSpoofLogit(model, [0, 0]), RangeError);
 });
 
