@@ -22,9 +22,8 @@
  *    shipped model's thresholds and score_frr are read from.
  * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
  * VAD activation statistics; one `train`ed model per member on its columns, the sample's logit the mean of
- * theirs, as at run time); the held-out scores
- * are the fused ones. The shipped model is trained on everything. Writes reports/voice-spoof.{md,json}
- * (aggregates only).
+ * theirs, as at run time); the held-out scores are the fused ones. The shipped model is trained on everything.
+ * Writes reports/voice-spoof.{md,json} (aggregates only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -201,7 +201,7 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
   });
   const fused = trainFused(rows, members, cues);
   assert.deepEqual(
-    fused.members.map((band) => band.columns),
+    fused.members.map((member) => member.columns),
     members.map((member) => member.columns),
   );
   // Each member is the single-model trainer on its columns, its cue terms on the cues' places among them.
@@ -245,11 +245,11 @@ test('evaluateRows: room and noise cues get no logistic weight, so a wetter, hum
     return { item: { kind, fold: i % 3, source: `s${i % 30}`, path: `p${i}`, recipe: 'r' }, features };
   });
   const { model } = evaluateRows(rows, { trainingOnly: true });
-  for (const band of model.members) {
-    const k = band.columns.indexOf(hum);
-    assert.ok(k >= 0, 'every band model reads the hum cue');
-    assert.equal(band.weights[k], 0);
-    assert.equal(band.weights[band.columns.length + k], 0);
+  for (const member of model.members) {
+    const k = member.columns.indexOf(hum);
+    assert.ok(k >= 0, 'every member model reads the hum cue');
+    assert.equal(member.weights[k], 0);
+    assert.equal(member.weights[member.columns.length + k], 0);
   }
   const live = [...(rows[0]?.features ?? [])];
   live[hum] = 0;
