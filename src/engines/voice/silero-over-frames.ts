@@ -5,8 +5,11 @@ const { onnx } = onnxProto;
 
 /** Samples per frame the rebuilt model takes: 32 ms at 16 kHz. */
 const FRAME_SAMPLES = 512;
-/** Units per LSTM layer of Silero v4 (two layers; `h` and `c` are 2 × 1 × 64). */
-const LSTM_UNITS = 64;
+/**
+ * Units per LSTM layer of Silero v4 (two layers; `h` and `c` are 2 × 1 × 64): also the width of
+ * `activations`, the ReLU of the second layer's output.
+ */
+export const SILERO_LSTM_UNITS = 64;
 
 type Node = OnnxTypes.INodeProto;
 type Graph = OnnxTypes.IGraphProto;
@@ -158,21 +161,21 @@ export function sileroOverFrames(model: Uint8Array): Uint8Array {
       node: nodes,
       initializer: [
         ...initializers,
-        int64('sequence_shape', [-1, 1, LSTM_UNITS]),
+        int64('sequence_shape', [-1, 1, SILERO_LSTM_UNITS]),
         int64('first', [0]),
         int64('second', [1]),
         int64('third', [2]),
       ],
       input: [
         value('input', ['frames', FRAME_SAMPLES]),
-        value('h', [2, 1, LSTM_UNITS]),
-        value('c', [2, 1, LSTM_UNITS]),
+        value('h', [2, 1, SILERO_LSTM_UNITS]),
+        value('c', [2, 1, SILERO_LSTM_UNITS]),
       ],
       output: [
         value('output', ['frames']),
-        value('hn', [2, 1, LSTM_UNITS]),
-        value('cn', [2, 1, LSTM_UNITS]),
-        value('activations', ['frames', LSTM_UNITS]),
+        value('hn', [2, 1, SILERO_LSTM_UNITS]),
+        value('cn', [2, 1, SILERO_LSTM_UNITS]),
+        value('activations', ['frames', SILERO_LSTM_UNITS]),
       ],
     },
   });

