@@ -7,7 +7,7 @@ const { onnx } = onnxProto;
 const FRAME_SAMPLES = 512;
 /**
  * Units per LSTM layer of Silero v4 (two layers; `h` and `c` are 2 × 1 × 64): also the width of
- * `activations`, the ReLU of the second layer's output.
+ * `activations`, the ReLU of the second layer's output, and of `firstLayer`, the first layer's output.
  */
 export const SILERO_LSTM_UNITS = 64;
 
@@ -65,8 +65,9 @@ function value(name: string, dims: ReadonlyArray<number | string>): OnnxTypes.IV
  * run: `input` is frames × 512 samples at 16 kHz, `h` and `c` the LSTM state before the first frame, and
  * `output` holds one speech probability per frame, `hn` and `cn` the state after the last one, and
  * `activations` (frames × 64) what the decoder reads for each frame (the ReLU of the second LSTM layer's
- * output, averaged over the frame's steps): a representation learnt from a large amount of real speech and
- * noise, whose statistics voice spoof detection reads (vad-activation-statistics.ts).
+ * output, averaged over the frame's steps) and `firstLayer` (frames × 64) the first LSTM layer's output
+ * averaged the same way: representations learnt from a large amount of real speech and noise, whose
+ * statistics voice spoof detection reads (vad-activation-statistics.ts).
  *
  * The original answers one frame per run, and at ~170 runs per 5 s the per-run cost was half the VAD's time.
  * Its graph has three parts: a per-frame encoder (STFT conv, log magnitude, the frame's own normalisation,
@@ -126,8 +127,11 @@ export function sileroOverFrames(model: Uint8Array): Uint8Array {
     },
     op('Concat', ['hn1', 'hn2'], ['hn'], [int('axis', 0)]),
     op('Concat', ['cn1', 'cn2'], ['cn'], [int('axis', 0)]),
-    // Back to frames × 64 × steps for the per-frame decoder.
     op('Shape', ['steps'], ['steps_shape']),
+    // The first layer's output per frame (frames × steps × 64, mean over the steps): the spoof features read it.
+    op('Reshape', ['y1_sequence', 'steps_shape'], ['y1_steps']),
+    op('ReduceMean', ['y1_steps'], ['firstLayer'], [ints('axes', [1]), int('keepdims', 0)]),
+    // Back to frames × 64 × steps for the per-frame decoder.
     op('Reshape', ['y2', 'steps_shape'], ['y2_steps']),
     op('Transpose', ['y2_steps'], ['y2_frames'], [ints('perm', [0, 2, 1])]),
     op('Relu', ['y2_frames'], ['decoder_input']),
@@ -176,6 +180,7 @@ export function sileroOverFrames(model: Uint8Array): Uint8Array {
         value('hn', [2, 1, SILERO_LSTM_UNITS]),
         value('cn', [2, 1, SILERO_LSTM_UNITS]),
         value('activations', ['frames', SILERO_LSTM_UNITS]),
+        value('firstLayer', ['frames', SILERO_LSTM_UNITS]),
       ],
     },
   });

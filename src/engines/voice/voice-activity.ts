@@ -31,6 +31,11 @@ export interface SpeechActivity {
    * probability (sileroOverFrames). Voice spoof detection reads their statistics over the speech frames.
    */
   readonly activations: Float32Array;
+  /**
+   * The model's first LSTM layer's output per frame (mean over the frame's steps), frames × VAD_ACTIVATIONS
+   * row-major: an earlier representation of the same pass, whose statistics voice spoof detection reads too.
+   */
+  readonly firstLayer: Float32Array;
 }
 
 /** Activations per voice-activity frame (the Silero decoder's input width). */
@@ -92,9 +97,10 @@ async function frameProbabilities(
   frames: Float32Array,
   count: number,
   state: RecurrentState,
-): Promise<{ probability: Float32Array; activations: Float32Array; state: RecurrentState }> {
+): Promise<{ probability: Float32Array; activations: Float32Array; firstLayer: Float32Array; state: RecurrentState }> {
   const probability = new Float32Array(count);
   const activations = new Float32Array(count * VAD_ACTIVATIONS);
+  const firstLayer = new Float32Array(count * VAD_ACTIVATIONS);
   for (let first = 0; first < count; first += FRAMES_PER_RUN) {
     const n = Math.min(FRAMES_PER_RUN, count - first);
     const run = frames.subarray(first * VAD_FRAME_SAMPLES, (first + n) * VAD_FRAME_SAMPLES);
@@ -103,15 +109,20 @@ async function frameProbabilities(
     const { output, hn, cn } = out;
     if (!(output?.data instanceof Float32Array) || output.data.length !== n)
       throw new Error('Silero VAD returned no probability per frame');
-    const frameActivations = out.activations?.data;
-    if (!(frameActivations instanceof Float32Array) || frameActivations.length !== n * VAD_ACTIVATIONS)
-      throw new Error('Silero VAD returned no activations per frame');
-    activations.set(frameActivations, first * VAD_ACTIVATIONS);
+    for (const [name, into] of [
+      ['activations', activations],
+      ['firstLayer', firstLayer],
+    ] as const) {
+      const perFrame = out[name]?.data;
+      if (!(perFrame instanceof Float32Array) || perFrame.length !== n * VAD_ACTIVATIONS)
+        throw new Error(`Silero VAD returned no ${name} per frame`);
+      into.set(perFrame, first * VAD_ACTIVATIONS);
+    }
     if (hn === undefined || cn === undefined) throw new Error('Silero VAD returned no recurrent state');
     probability.set(output.data, first);
     state = { h: hn, c: cn };
   }
-  return { probability, activations, state };
+  return { probability, activations, firstLayer, state };
 }
 
 /**
@@ -136,7 +147,7 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
   framed.set(samples);
   const leadIn = Math.min(LEAD_IN_FRAMES, frames);
   const primed = await frameProbabilities(model, framed, leadIn, zeroState());
-  const { probability, activations } = await frameProbabilities(model, framed, frames, primed.state);
+  const { probability, activations, firstLayer } = await frameProbabilities(model, framed, frames, primed.state);
   let speaking = false;
   let below = 0;
   let speechSampleCount = 0;
@@ -162,6 +173,7 @@ export async function detectSpeech(samples: Float32Array): Promise<SpeechActivit
     probability,
     speechSeconds: speechSampleCount / 16_000,
     activations,
+    firstLayer,
   };
 }
 

@@ -1,9 +1,10 @@
 /**
  * The voice spoof classifier at run time, its parameters in voice-spoof-model.json (written by
- * eval/train-voice-spoof.ts). Four member models (voice-spoof-features/8: VOICE_SPOOF_MEMBERS): one per frequency
+ * eval/train-voice-spoof.ts). Five member models (voice-spoof-features/9: VOICE_SPOOF_MEMBERS): one per frequency
  * sub-band, on that band's cepstral statistics and the 18 named cues, so that an artefact confined to one band
- * is weighed by a model that sees that band alone (spoof-cues/subband-cepstra.ts), and one on the statistics
- * of the voice activity model's learnt activations and the same cues (features/vad-activation-statistics.ts).
+ * is weighed by a model that sees that band alone (spoof-cues/subband-cepstra.ts), and two on the statistics
+ * of the voice activity model's learnt representations (its decoder's activations; its first LSTM layer's
+ * outputs) and the same cues (features/vad-activation-statistics.ts).
  * The sample's logit is the mean of the members' logits. Each member model has three parts, added on the
  * logit scale:
  *  - a logistic regression on the standardised features, clipped to ±`clip` bona fide deviations, and their
@@ -24,7 +25,7 @@ import { VOICE_SPOOF_MEMBERS, VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_FEATURE_VER
 import modelJson from './voice-spoof-model.json' with { type: 'json' };
 
 export const VOICE_SPOOF_MODEL_KIND =
-  'member-mean-logit(subbands+vad-activations:clipped-quadratic-logistic+cue-range+cue-density)';
+  'member-mean-logit(subbands+vad-activations+vad-first-layer:clipped-quadratic-logistic+cue-range+cue-density)';
 
 /** The bona fide range check: per checked feature, a centre and a spread, and the margin (in spreads). */
 export interface CueRange {

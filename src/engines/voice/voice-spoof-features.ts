@@ -2,8 +2,9 @@
  * The feature row the voice spoof classifier scores: LFCC statistics of the speech frames (long silences
  * trimmed by the voice activity, so that their length cannot stand in for the attack) and the named replay
  * and synthetic-speech cues of src/engines/voice/spoof-cues/, then the sub-band cepstral statistics
- * (spoof-cues/subband-cepstra.ts) and the statistics of the voice activity model's activations
- * (features/vad-activation-statistics.ts) the shipped classifier's member models read (VOICE_SPOOF_MEMBERS).
+ * (spoof-cues/subband-cepstra.ts) and the statistics of two representations the voice activity model
+ * computes per frame (features/vad-activation-statistics.ts), which the shipped classifier's member models
+ * read (VOICE_SPOOF_MEMBERS).
  */
 import { lfcc } from './features/lfcc.js';
 import { powerSpectrogram } from './features/power-spectrum.js';
@@ -20,12 +21,16 @@ import { periodicity } from './spoof-cues/periodicity.js';
 import { reverberationTail } from './spoof-cues/reverberation-tail.js';
 import { spectralFlatness } from './spoof-cues/spectral-flatness.js';
 import { SUBBAND_CEPSTRA_NAMES, SUBBAND_VALUES, SUBBANDS, subbandCepstra } from './spoof-cues/subband-cepstra.js';
-import { VAD_ACTIVATION_STATISTIC_NAMES, vadActivationStatistics } from './features/vad-activation-statistics.js';
+import {
+  VAD_ACTIVATION_STATISTIC_NAMES,
+  VAD_STATISTICS_PER_REPRESENTATION,
+  vadActivationStatistics,
+} from './features/vad-activation-statistics.js';
 import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/8';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/9';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -65,7 +70,8 @@ export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 /**
  * Every feature's name, in row order: the LFCC means (the speech frames' average spectral envelope on a
  * linear scale), then the cues, then the sub-band cepstral statistics (three bands of SUBBAND_VALUES), then
- * the VAD activation statistics (means and deviations of 64 activations). (Full-band LFCC deviations and
+ * the VAD statistics (means and deviations of the decoder's 64 activations, then of the first LSTM layer's 64
+ * outputs). (Full-band LFCC deviations and
  * delta deviations were tried too: they did not lower the leave-one-attack-out error, docs/voice.md.)
  */
 export const VOICE_SPOOF_FEATURE_NAMES: readonly string[] = [
@@ -84,11 +90,12 @@ const CUE_COLUMNS = VOICE_SPOOF_CUE_NAMES.map((_, i) => CEPSTRA + i);
 
 /**
  * The feature blocks of the fused classifier's member models, each the row columns its model reads: per
- * sub-band that band's SUBBAND_VALUES values, then one member on the 128 VAD activation statistics; each
- * followed by the 18 cues (its range and density terms check the cues).
+ * sub-band that band's SUBBAND_VALUES values, then one member on the 128 statistics of the VAD decoder's
+ * activations and one on the 128 of its first LSTM layer's outputs; each followed by the 18 cues (its range and
+ * density terms check the cues).
  *
  * @example
- * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [55, 55, 55, 146]
+ * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [55, 55, 55, 146, 146]
  */
 export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly columns: readonly number[] }[] = [
   ...SUBBANDS.map(({ name }, b) => ({
@@ -98,10 +105,17 @@ export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly col
       ...CUE_COLUMNS,
     ],
   })),
-  {
-    name: 'vad-activations',
-    columns: [...VAD_ACTIVATION_STATISTIC_NAMES.map((_, k) => VAD_OFFSET + k), ...CUE_COLUMNS],
-  },
+  // In vadActivationStatistics' order: the decoder's activations, then the first LSTM layer's outputs.
+  ...['vad-activations', 'vad-first-layer'].map((name, r) => ({
+    name,
+    columns: [
+      ...Array.from(
+        { length: VAD_STATISTICS_PER_REPRESENTATION },
+        (_, k) => VAD_OFFSET + r * VAD_STATISTICS_PER_REPRESENTATION + k,
+      ),
+      ...CUE_COLUMNS,
+    ],
+  })),
 ];
 
 export interface VoiceSpoofFeatures {

@@ -12,6 +12,7 @@ function activity(flags: number[]): SpeechActivity {
     probability: new Float32Array(flags.length),
     speechSeconds: (flags.filter((f) => f === 1).length * 512) / 16_000,
     activations: new Float32Array(flags.length * 64),
+    firstLayer: new Float32Array(flags.length * 64),
   };
 }
 
