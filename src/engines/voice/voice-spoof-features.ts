@@ -71,8 +71,8 @@ export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
  * Every feature's name, in row order: the LFCC means (the speech frames' average spectral envelope on a
  * linear scale), then the cues, then the sub-band cepstral statistics (three bands of SUBBAND_VALUES), then
  * the VAD statistics (means and deviations of the decoder's 64 activations, then of the first LSTM layer's 64
- * outputs). (Full-band LFCC deviations and
- * delta deviations were tried too: they did not lower the leave-one-attack-out error, docs/voice.md.)
+ * outputs). (Full-band LFCC deviations and delta deviations were tried too: they did not lower the
+ * leave-one-attack-out error, docs/voice.md.)
  */
 export const VOICE_SPOOF_FEATURE_NAMES: readonly string[] = [
   ...Array.from({ length: CEPSTRA }, (_, c) => `lfcc.mean.c${c + 1}`),
