@@ -10,7 +10,7 @@ import { padSilence, synthesizeSpeech } from '../../../../helpers/speech.js';
 
 /**
  * An activity of `flags` frames whose activation k in frame f is `value(f, k)` and whose first-layer output
- * is `firstLayer(f, k)` (the negated activation unless given).
+ * is `first(f, k)` (the negated activation unless given).
  */
 function activity(
   flags: number[],
