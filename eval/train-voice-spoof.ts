@@ -21,7 +21,7 @@
  *  - all kinds seen: the same folds with every kind in training; its held-out scores are the ones the
  *    shipped model's thresholds and score_frr are read from.
  * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
- * VAD activation statistics; one `train`ed model per member on its columns, the sample's logit the mean of
+ * two VAD statistics blocks; one `train`ed model per member on its columns, the sample's logit the mean of
  * theirs, as at run time); the held-out scores are the fused ones. The shipped model is trained on everything.
  * Writes reports/voice-spoof.{md,json} (aggregates only).
  */
@@ -467,7 +467,7 @@ export function evaluateRows(
   options: {
     readonly trainingOnly: boolean;
     readonly featureMsPer5s?: number;
-    /** The fused members (default: the shipped four, VOICE_SPOOF_MEMBERS). */
+    /** The fused members (default: the shipped five, VOICE_SPOOF_MEMBERS). */
     readonly members?: readonly Member[];
     /** Row indices of the cues the bona fide range term checks (default: the shipped cues). */
     readonly cueIndices?: readonly number[];

@@ -54,8 +54,8 @@ export interface CueDensity {
 }
 
 /**
- * One member of the fusion: a classifier over `columns` of the feature row (its band's statistics or the
- * activation statistics, and the cues); every other index in it (cueRange, cueDensity, the vectors' order)
+ * One member of the fusion: a classifier over `columns` of the feature row (its band's statistics or one
+ * block of VAD statistics, and the cues); every other index in it (cueRange, cueDensity, the vectors' order)
  * refers to that sub-row.
  */
 export interface VoiceSpoofMemberModel {
