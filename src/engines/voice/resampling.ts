@@ -2,7 +2,9 @@
  * Band-limited resampling between any two rates: a Kaiser-windowed sinc kernel, tabulated finely and
  * interpolated linearly between table points, so any ratio (44 100 → 16 000, 22 050 → 16 000, even 11 025.5)
  * takes the same path. Going down, the cutoff sits below the output's Nyquist frequency so that what lies
- * above it does not fold back into the speech band (aliasing); going up, below the input's.
+ * above it does not fold back into the speech band (aliasing); going up, below the input's. At equal rates the
+ * same low-pass still runs, so every sample the engine analyses has one band (0-7.36 kHz at 16 kHz) whatever
+ * rate it arrived at.
  */
 
 /** Kernel zero crossings on each side of the centre: sets the transition width (~1.2 kHz at a 16 kHz output). */
@@ -63,17 +65,21 @@ const MAX_PHASE_TABLE = 1 << 20;
 
 /**
  * Resamples mono samples from one rate to another with an anti-aliasing low-pass (passband flat to ~6.7 kHz
- * and stopband from 8 kHz at a 16 kHz output, ~80 dB down). Returns a copy when the rates are equal.
+ * and stopband from 8 kHz at a 16 kHz output, ~80 dB down). Always returns a new array.
  * The output has round(length · to / from) samples, aligned on the first input sample. Integer rates with a
  * small ratio (every common one: 48 000 → 16 000 has 1 phase, 44 100 → 16 000 has 160) use a precomputed
  * coefficient set per output phase; other ratios compute each weight from the kernel table.
  *
+ * At equal rates the signal is low-passed all the same (a 16 kHz input loses what lies above ~7.4 kHz, as one
+ * recorded at 48 kHz does on its way down): the spoof classifier's voice-activity members read up to 8 kHz, and were
+ * trained on recordings that came through this filter (docs/voice.md, "16 kHz uploads").
+ *
  * @example
  * const at16k = resample(samples44k, 44_100, 16_000);
+ * const banded = resample(samples16k, 16_000, 16_000); // same length, low-passed at 7.36 kHz
  */
 export function resample(samples: Float32Array, fromRate: number, toRate: number): Float32Array {
   if (!(fromRate > 0 && toRate > 0)) throw new RangeError(`invalid rates ${fromRate} -> ${toRate}`);
-  if (fromRate === toRate) return samples.slice();
   const table = kernel();
   const outputLength = Math.round((samples.length * toRate) / fromRate);
   const out = new Float32Array(outputLength);

@@ -1,4 +1,4 @@
-import { decodeOpus } from './opus-decoding.js';
+import { decodeOpus, type DecodedOpus } from './opus-decoding.js';
 import { demuxOggOpus, isOgg } from './ogg-demuxing.js';
 import { resample } from './resampling.js';
 import { VoiceSampleError } from './voice-sample-error.js';
@@ -54,22 +54,33 @@ async function decodeStream(bytes: Uint8Array): Promise<VoiceAudio> {
   }
   if (isOgg(bytes)) {
     const { head, packets, endGranule } = demuxOggOpus(bytes);
-    return { ...(await decodeOpus(head, packets, endGranule, MAX_VOICE_SECONDS)), ...OPUS, format: 'ogg-opus' };
+    return { ...banded(await decodeOpus(head, packets, endGranule, MAX_VOICE_SECONDS)), format: 'ogg-opus' };
   }
   if (isWebm(bytes)) {
     const { head, packets } = demuxWebmOpus(bytes);
-    return { ...(await decodeOpus(head, packets, undefined, MAX_VOICE_SECONDS)), ...OPUS, format: 'webm-opus' };
+    return { ...banded(await decodeOpus(head, packets, undefined, MAX_VOICE_SECONDS)), format: 'webm-opus' };
   }
   throw new VoiceSampleError('undecodable', 'not a WAV, Ogg/Opus or WebM/Opus file');
 }
 
-const OPUS = { sampleRate: VOICE_SAMPLE_RATE } as const;
+/**
+ * libopus decodes straight to 16 kHz with content up to 8 kHz; the resampler's low-pass at equal rates gives
+ * it the band every WAV gets on its way to 16 kHz.
+ */
+function banded(decoded: DecodedOpus): DecodedOpus & { readonly sampleRate: typeof VOICE_SAMPLE_RATE } {
+  return {
+    ...decoded,
+    samples: resample(decoded.samples, VOICE_SAMPLE_RATE, VOICE_SAMPLE_RATE),
+    sampleRate: VOICE_SAMPLE_RATE,
+  };
+}
 
 /**
  * Decodes a voice sample to mono 16 kHz: WAV (PCM 8/16/24/32-bit, float 32/64, A-law, µ-law; any channels
  * and rate, resampled with an anti-aliasing filter) and what browsers' MediaRecorder produces, WebM/Opus
  * (Chromium) and Ogg/Opus (Firefox, Safari), decoded by libopus in WebAssembly. The format is recognised by
- * its first bytes, not by a declared type.
+ * its first bytes, not by a declared type. Every format leaves with the same band (0-7.36 kHz): a 16 kHz WAV
+ * and Opus go through the resampler's low-pass too.
  *
  * @throws {VoiceSampleError} `empty` (no bytes or no samples), `undecodable` (unknown or broken format),
  *   `too-long` (over MAX_VOICE_SECONDS)

@@ -56,12 +56,18 @@ test('speech resampled up by sox and back down by the resampler matches the orig
   assert.ok(10 * Math.log10(signal / noise) > 40, `SNR ${10 * Math.log10(signal / noise)} dB`);
 });
 
-test('equal rates return a copy, invalid rates throw', () => {
-  const samples = Float32Array.from([0.1, 0.2]);
-  const out = resample(samples, 16_000, 16_000);
-  assert.deepEqual(out, samples);
-  assert.notEqual(out, samples);
-  assert.throws(() => resample(samples, 0, 16_000), RangeError);
+test('equal rates still low-pass: speech band kept, the top of the band removed, a new array; invalid rates throw', () => {
+  // A 16 kHz upload must reach the analysis with the band a 48 kHz recording has after the way down.
+  const speechBand = tone(1000, 16_000, 0.5);
+  const kept = resample(speechBand, 16_000, 16_000);
+  assert.equal(kept.length, speechBand.length);
+  assert.notEqual(kept, speechBand);
+  assert.ok(interiorError(kept, speechBand, 400) < 2e-3);
+  const top = resample(tone(7800, 16_000, 0.5), 16_000, 16_000);
+  const fromBrowser = resample(resample(tone(7800, 16_000, 0.5), 16_000, 48_000), 48_000, 16_000);
+  assert.ok(rms(top, 400) < 0.5 * 0.01, `7.8 kHz at ${rms(top, 400)}`);
+  assert.ok(rms(fromBrowser, 400) < 0.5 * 0.01, `7.8 kHz via 48 kHz at ${rms(fromBrowser, 400)}`);
+  assert.throws(() => resample(speechBand, 0, 16_000), RangeError);
 });
 
 test('an output is the same to the bit whether computed in the interior (eight at a time) or near the end (alone)', () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { powerSpectrogram } from '../../../../src/engines/voice/features/power-spectrum.js';
+import { resample } from '../../../../src/engines/voice/resampling.js';
 import { decodeVoiceSample, MAX_VOICE_SECONDS } from '../../../../src/engines/voice/voice-decoding.js';
 import { VoiceSampleError, type VoiceSampleProblem } from '../../../../src/engines/voice/voice-sample-error.js';
 import {
@@ -14,13 +16,17 @@ import {
   wavFile,
   webmOpusFile,
   webmOpusRecording,
+  whiteNoise,
   type WavEncoding,
 } from '../../../helpers/speech.js';
 
 let speech: Float32Array;
+/** `speech` as a 16 kHz file of it decodes: through the resampler's low-pass, which every rate passes. */
+let banded: Float32Array;
 
 before(async () => {
   speech = padSilence(await synthesizeSpeech({ text: 'my voice is my password' }), 0.2, 0.2);
+  banded = resample(speech, 16_000, 16_000);
 });
 
 /** Signal-to-error ratio in dB of `actual` against `expected` over their common, inner part. */
@@ -72,7 +78,7 @@ for (const [encoding, minSnr] of ENCODINGS) {
     assert.equal(audio.sourceSampleRate, 16_000);
     assert.equal(audio.sourceChannels, 1);
     assert.equal(audio.samples.length, speech.length);
-    assert.ok(snrDb(speech, audio.samples, 0) > minSnr, `SNR ${snrDb(speech, audio.samples, 0)} dB`);
+    assert.ok(snrDb(banded, audio.samples, 0) > minSnr, `SNR ${snrDb(banded, audio.samples, 0)} dB`);
     assert.equal(audio.clippedShare, 0);
   });
 }
@@ -89,12 +95,47 @@ for (const rate of [8000, 11_025, 22_050, 32_000, 44_100, 48_000]) {
   });
 }
 
+/** Power in 7.6-8 kHz over power in 1-6 kHz, in dB (pre-emphasised spectrogram of 16 kHz samples). */
+function topBandDb(samples: Float32Array): number {
+  const spectrum = powerSpectrogram(samples, { sampleRate: 16_000 });
+  const binHz = 16_000 / spectrum.fftLength;
+  let top = 0;
+  let middle = 0;
+  for (let f = 0; f < spectrum.frames; f++) {
+    for (let k = 0; k < spectrum.bins; k++) {
+      const power = spectrum.power[f * spectrum.bins + k] ?? 0;
+      if (k * binHz >= 7600) top += power;
+      else if (k * binHz >= 1000 && k * binHz < 6000) middle += power;
+    }
+  }
+  return 10 * Math.log10(top / middle);
+}
+
+test('every format reaches the engine with one band: 16 kHz WAV and Opus lose the top as 48 kHz WAV does', async () => {
+  // The spoof classifier's voice-activity members read up to 8 kHz and learnt from recordings whose top band
+  // the resampler had cut; libopus and a 16 kHz WAV would otherwise bring that band in (white noise: -7 dB).
+  const noise16k = whiteNoise(2, -20);
+  const noise48k = whiteNoise(2, -20, 1, 48_000);
+  assert.ok(topBandDb(noise16k) > -10);
+  const decoded = {
+    wav16k: await decodeVoiceSample(wavFile(noise16k, 16_000, 16)),
+    wav48k: await decodeVoiceSample(wavFile(noise48k, 48_000, 16)),
+    ogg16k: await decodeVoiceSample(await oggOpusFile(noise16k)),
+    ogg48k: await decodeVoiceSample(await oggOpusFile(noise48k, 48_000)),
+    webm48k: await decodeVoiceSample(await webmOpusRecording(noise48k, 48_000)),
+  };
+  for (const [name, audio] of Object.entries(decoded)) {
+    assert.ok(topBandDb(audio.samples) < -30, `${name}: ${topBandDb(audio.samples).toFixed(1)} dB`);
+  }
+  assert.ok(Math.abs(topBandDb(decoded.wav16k.samples) - topBandDb(decoded.wav48k.samples)) < 1);
+});
+
 test('a stereo WAV is mixed down to the mean of its channels', async () => {
   const half = speech.map((value) => value * 0.5);
   const audio = await decodeVoiceSample(wavFile(interleave(speech, half), 16_000, 'float32', 2));
   assert.equal(audio.sourceChannels, 2);
   assert.equal(audio.samples.length, speech.length);
-  const expected = speech.map((value) => value * 0.75);
+  const expected = banded.map((value) => value * 0.75);
   assert.ok(snrDb(expected, audio.samples, 0) > 100);
 });
 
@@ -114,8 +155,8 @@ test("espeak-ng's streamed WAV (data size never patched) and sox's extensible, A
     const converted = await runTool('sox', ['-D', '-t', 'wav', '-', ...args, '-t', 'wav', '-'], source);
     const decoded = await decodeVoiceSample(converted);
     assert.ok(
-      snrDb(speech, decoded.samples, 0) > minSnr,
-      `${args.join(' ')}: SNR ${snrDb(speech, decoded.samples, 0)}`,
+      snrDb(banded, decoded.samples, 0) > minSnr,
+      `${args.join(' ')}: SNR ${snrDb(banded, decoded.samples, 0)}`,
     );
   }
 });
