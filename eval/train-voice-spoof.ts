@@ -1,8 +1,8 @@
 /**
  * `npm run eval -- train-voice-spoof [voiceDir] [--cache DIR] [--no-write] [--without-vocoded]
- * [--with-rerecorded]` trains the voice spoof classifier and writes src/engines/voice/voice-spoof-model.json;
- * `npm run eval -- voice-spoof [voiceDir]` only evaluates (the spoof part of the voice evaluation). voiceDir
- * defaults to ../shared/data/voice.
+ * [--with-rerecorded] [--opus KBPS]` trains the voice spoof classifier and writes
+ * src/engines/voice/voice-spoof-model.json; `npm run eval -- voice-spoof [voiceDir] [...]` only evaluates
+ * (the spoof part of the voice evaluation). voiceDir defaults to ../shared/data/voice.
  *
  * Corpus (eval/voice-spoof-corpus.ts): bona fide LibriSpeech utterances and FSDD ten-digit phrases; attacks
  * generated with espeak-ng, flite, festival and simulated sox replays (of bona fide speech and of TTS), and
@@ -19,7 +19,9 @@
  *    score the third fold's bona fide and held-out-kind samples; each fold's thresholds come from the other
  *    folds' held-out bona fide scores. APCER / BPCER at alfa2/4/6 per unseen kind and pooled over kinds;
  *  - all kinds seen: the same folds with every kind in training; its held-out scores are the ones the
- *    shipped model's thresholds and score_frr are read from.
+ *    shipped model's thresholds and score_frr are read from;
+ *  - with `--opus KBPS`: the leave-one-attack-out models (trained on the WAV rows, as shipped) also score each
+ *    test item as WebM/Opus at KBPS kbit/s, what browsers' MediaRecorder sends, at the WAV rows' thresholds.
  * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
  * two VAD statistics blocks; one `train`ed model per member on its columns, the sample's logit the mean of
  * theirs, as at run time); the held-out scores are the fused ones. The shipped model is trained on everything.
@@ -47,7 +49,7 @@ import {
 } from '../src/engines/voice/voice-spoof-features.js';
 import { TARGET_BPCER_BY_LEVEL } from '../src/engines/liveness/workflows.js';
 import { ATTACK_KINDS, buildCorpus, FOLDS, TRAINING_ONLY_KINDS, type CorpusKind } from './voice-spoof-corpus.js';
-import { spoofRows, type SpoofRow } from './voice-spoof-rows.js';
+import { spoofRows, type RecordingPath, type SpoofRow } from './voice-spoof-rows.js';
 import { fitStandardiser, standardise, trainPadWeights, type Standardiser } from './pad-training.js';
 
 const MODEL_FILE = 'src/engines/voice/voice-spoof-model.json';
@@ -368,15 +370,25 @@ const emptyCounts = (): ErrorCounts => ({
   bonafideRefused: 0,
 });
 
+/** Adds `c` into `total`. */
+function addCounts(total: ErrorCounts, c: ErrorCounts): void {
+  total.attacks += c.attacks;
+  total.accepted += c.accepted;
+  total.attacksRefused += c.attacksRefused;
+  total.bonafide += c.bonafide;
+  total.rejected += c.rejected;
+  total.bonafideRefused += c.bonafideRefused;
+}
+
 /**
- * APCER/BPCER counts at a target BPCER, each fold's threshold read off the other folds' scored bona fide (as
- * the shipped thresholds are read off scored samples). A refused bona fide item is a rejection, a refused
- * attack is not accepted.
+ * APCER/BPCER counts at a target BPCER, each fold's threshold read off the other folds' scored bona fide in
+ * `reference` (by default `scored` itself; as the shipped thresholds are read off scored samples). A refused
+ * bona fide item is a rejection, a refused attack is not accepted.
  */
-function errorsAt(scored: readonly Scored[], targetBpcer: number): ErrorCounts {
+function errorsAt(scored: readonly Scored[], targetBpcer: number, reference: readonly Scored[] = scored): ErrorCounts {
   const counts = emptyCounts();
   for (let fold = 0; fold < FOLDS; fold++) {
-    const threshold = foldThreshold(scored, fold, targetBpcer);
+    const threshold = foldThreshold(reference, fold, targetBpcer);
     for (const s of scored) {
       if (s.row.item.fold !== fold) continue;
       const refused = Number.isNaN(s.pLive);
@@ -409,15 +421,17 @@ const bonafideSet = (source: string): string =>
 
 /**
  * Bona fide rejections per bona fide set at errorsAt's thresholds (one threshold for all sets, as at run
- * time): the pooled BPCER can hide a set rejected more often than the target, since FSDD's phrases score high.
+ * time; read off `reference` as errorsAt does): the pooled BPCER can hide a set rejected more often than the
+ * target, since FSDD's phrases score high.
  */
 function rejectionsBySet(
   scored: readonly Scored[],
   targetBpcer: number,
+  reference: readonly Scored[] = scored,
 ): Record<string, { bonafide: number; rejected: number }> {
   const bySet: Record<string, { bonafide: number; rejected: number }> = {};
   for (let fold = 0; fold < FOLDS; fold++) {
-    const threshold = foldThreshold(scored, fold, targetBpcer);
+    const threshold = foldThreshold(reference, fold, targetBpcer);
     for (const s of scored) {
       if (s.row.item.fold !== fold || s.row.item.kind !== 'bonafide') continue;
       const set = (bySet[bonafideSet(s.row.item.source)] ??= { bonafide: 0, rejected: 0 });
@@ -521,13 +535,7 @@ export function evaluateRows(
     }
     byLevel.forEach((c, i) => {
       const total = pooled.get(LEVELS[i] ?? 0);
-      if (total === undefined) return;
-      total.attacks += c.attacks;
-      total.accepted += c.accepted;
-      total.attacksRefused += c.attacksRefused;
-      total.bonafide += c.bonafide;
-      total.rejected += c.rejected;
-      total.bonafideRefused += c.bonafideRefused;
+      if (total !== undefined) addCounts(total, c);
     });
     const [l2, l4, l6] = byLevel;
     const eer = equalErrorRate(scored);
@@ -620,6 +628,79 @@ export function evaluateRows(
 }
 
 /**
+ * Leave-one-attack-out over two arrivals of the same items: models trained on `wavRows` only (as the shipped
+ * one is) score every test item both as `wavRows` and as `otherRows` (the same items, index for index, through
+ * another recording path), each fold's alfa4 threshold read off the other folds' WAV bona fide scores, as the
+ * shipped thresholds are. Pooled APCER and BPCER per path: what a user sending that format meets.
+ *
+ * @example
+ * const { markdown } = recordingPathFigures(wavRows, opusRows, 'WebM/Opus 32 kbit/s');
+ */
+export function recordingPathFigures(
+  wavRows: readonly Row[],
+  otherRows: readonly Row[],
+  label: string,
+): { markdown: string; json: Record<string, unknown> } {
+  if (wavRows.length !== otherRows.length) throw new Error('the two paths must hold the same items');
+  const other = new Set<Row>(otherRows);
+  const rows = [...wavRows, ...otherRows];
+  const counts = { wav: emptyCounts(), other: emptyCounts() };
+  const bySet = {
+    wav: new Map<string, { bonafide: number; rejected: number }>(),
+    other: new Map<string, { bonafide: number; rejected: number }>(),
+  };
+  const addBySet = (
+    into: (typeof bySet)['wav'],
+    from: Record<string, { bonafide: number; rejected: number }>,
+  ): void => {
+    for (const [set, c] of Object.entries(from)) {
+      const total = into.get(set) ?? { bonafide: 0, rejected: 0 };
+      into.set(set, { bonafide: total.bonafide + c.bonafide, rejected: total.rejected + c.rejected });
+    }
+  };
+  const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
+  for (const held of ATTACK_KINDS) {
+    const scored = crossValidate(
+      rows,
+      (row) => !other.has(row) && trainsWhileHeldOut(row, held),
+      (row) => row.item.kind === 'bonafide' || row.item.kind === held,
+      VOICE_SPOOF_MEMBERS,
+      CUE_INDICES,
+      SHIPPED_MASK,
+      CLASSIFIER_TERMS,
+    );
+    const wavScored = scored.filter((s) => !other.has(s.row));
+    const otherScored = scored.filter((s) => other.has(s.row));
+    addCounts(counts.wav, errorsAt(wavScored, target));
+    addCounts(counts.other, errorsAt(otherScored, target, wavScored));
+    addBySet(bySet.wav, rejectionsBySet(wavScored, target));
+    addBySet(bySet.other, rejectionsBySet(otherScored, target, wavScored));
+  }
+  const sets = (m: (typeof bySet)['wav']): string =>
+    [...m]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([set, c]) => `${set} ${percent(c.rejected, c.bonafide)}`)
+      .join(', ');
+  const line = (name: string, c: ErrorCounts, set: string): string =>
+    `| ${name} | ${percent(c.accepted, c.attacks)} (${c.accepted} of ${c.attacks}) | ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide}) | ${set} |`;
+  return {
+    markdown: [
+      `\nThe same items arriving as ${label} (leave-one-attack-out models trained on the WAV rows, thresholds from their WAV bona fide scores; pooled over unseen kinds, alfa4):\n`,
+      '| arrival | APCER | BPCER | BPCER by bona fide set |',
+      '|---|---|---|---|',
+      line('48/44.1 kHz WAV (the table above)', counts.wav, sets(bySet.wav)),
+      line(label, counts.other, sets(bySet.other)),
+    ].join('\n'),
+    json: {
+      label,
+      wav: counts.wav,
+      other: counts.other,
+      bpcerBySet: { wav: Object.fromEntries(bySet.wav), other: Object.fromEntries(bySet.other) },
+    },
+  };
+}
+
+/**
  * Builds the corpus, computes every item's row as the service meets it (eval/voice-spoof-rows.ts), evaluates
  * leave-one-attack-out and all-kinds-seen, and trains the model on everything.
  *
@@ -633,13 +714,24 @@ export async function evaluateVoiceSpoof(options: {
   trainingOnly: boolean;
   /** Add the training-only `rerecorded` class (measured, not in the shipped model: docs/voice.md). */
   withRerecorded?: boolean;
+  /** Also score every item as WebM/Opus at this bitrate (kbit/s): recordingPathFigures. */
+  opusKbps?: number;
 }): Promise<VoiceSpoofEvaluation> {
   const items = buildCorpus({ ...options, log: (line) => console.log(`corpus: ${line}`) });
   const { rows, featureMsPer5s } = await spoofRows(items, options.cacheDir);
-  return evaluateRows(rows, {
+  const evaluation = evaluateRows(rows, {
     trainingOnly: options.trainingOnly,
     ...(featureMsPer5s !== undefined ? { featureMsPer5s } : {}),
   });
+  if (options.opusKbps === undefined) return evaluation;
+  const path: RecordingPath = { opusKbps: options.opusKbps };
+  const opus = await spoofRows(items, options.cacheDir, path);
+  const figures = recordingPathFigures(rows, opus.rows, `WebM/Opus at ${options.opusKbps} kbit/s from 48 kHz`);
+  return {
+    ...evaluation,
+    markdown: `${evaluation.markdown}\n${figures.markdown}`,
+    json: { ...evaluation.json, recordingPath: figures.json },
+  };
 }
 
 function parseCli(argv: string[]): {
@@ -648,6 +740,7 @@ function parseCli(argv: string[]): {
   write: boolean;
   trainingOnly: boolean;
   withRerecorded: boolean;
+  opusKbps?: number;
 } {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -659,14 +752,20 @@ function parseCli(argv: string[]): {
       'without-vocoded': { type: 'boolean', default: false },
       /** Add the training-only rerecorded class (eval/voice-rerecording.ts; measured, not shipped). */
       'with-rerecorded': { type: 'boolean', default: false },
+      /** Also score every item as WebM/Opus at this bitrate (evaluateVoiceSpoof's opusKbps). */
+      opus: { type: 'string' },
     },
   });
+  const opusKbps = values.opus === undefined ? undefined : Number(values.opus);
+  if (opusKbps !== undefined && !(Number.isInteger(opusKbps) && opusKbps >= 6 && opusKbps <= 510))
+    throw new Error(`--opus takes a bitrate in kbit/s (6-510), got ${values.opus}`);
   return {
     voiceDir: resolve(positionals[0] ?? '../shared/data/voice'),
     cacheDir: resolve(values.cache),
     write: !values['no-write'],
     trainingOnly: !values['without-vocoded'],
     withRerecorded: values['with-rerecorded'],
+    ...(opusKbps !== undefined ? { opusKbps } : {}),
   };
 }
 

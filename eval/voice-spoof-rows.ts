@@ -5,8 +5,10 @@
  * count, the engine's resampler back to 16 kHz, Silero VAD), passes the service's gates (`livenessProblem`:
  * no speech, too little speech, clipped) and only then gets its spoof features. So no class keeps band-edge
  * content the other lacks (everything above the resampler's 7.36 kHz cutoff is gone for all), and a sample
- * the service would refuse is counted as refused, not scored.
- * Rows are cached beside the audio (keyed by file and feature version); the server never uses this.
+ * the service would refuse is counted as refused, not scored. With the `opus` recording path every file
+ * arrives instead as WebM/Opus from a 48 kHz recording, as browsers' MediaRecorder sends it (measured, not
+ * trained on: train-voice-spoof.ts `recordingPathFigures`).
+ * Rows are cached beside the audio (keyed by file, feature version and path); the server never uses this.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ import {
   voiceSpoofFeatures,
 } from '../src/engines/voice/voice-spoof-features.js';
 import { isFiniteNumberArray, isRecord } from '../src/lib/json-guards.js';
+import { webmOpusRecording } from '../test/helpers/speech.js';
 import { readCorpusWav, wavBytes, type CorpusItem } from './voice-spoof-corpus.js';
 
 /** The rates browsers record at (MediaRecorder / getUserMedia): items alternate between them. */
@@ -54,6 +57,23 @@ export interface SpoofRow {
  */
 export function asBrowserRecording(samples16k: Float32Array, rate: number): Uint8Array {
   return wavBytes(resample(samples16k, 16_000, rate), rate);
+}
+
+/**
+ * How a corpus file reaches the service: a 48/44.1 kHz PCM WAV, or WebM/Opus at a bitrate (kbit/s) as
+ * MediaRecorder sends it.
+ */
+export type RecordingPath = 'wav' | { readonly opusKbps: number };
+
+/**
+ * The corpus file as Chromium's MediaRecorder sends it: recorded at 48 kHz (the engine's resampler up),
+ * encoded as Opus at `kbps` in WebM.
+ *
+ * @example
+ * const bytes = await asOpusRecording(readCorpusWav(path), 32);
+ */
+export function asOpusRecording(samples16k: Float32Array, kbps: number): Promise<Uint8Array> {
+  return webmOpusRecording(resample(samples16k, 16_000, 48_000), 48_000, kbps);
 }
 
 /** 0-8 kHz LFCC means over the speech frames, and log10 of the 7-8 kHz over the 0.3-4 kHz level. */
@@ -120,18 +140,21 @@ function readCache(path: string): Map<string, CachedRow> {
 }
 
 /**
- * Every corpus item's row, computed as the service meets it (see the file comment), read from the cache in
- * `cacheDir` when there.
+ * Every corpus item's row, computed as the service meets it arriving by `path` (see the file comment), read
+ * from the cache in `cacheDir` when there.
  *
  * @example
  * const rows = await spoofRows(buildCorpus(options), '/tmp/veriport-voice-spoof');
+ * const asOpus = await spoofRows(buildCorpus(options), '/tmp/veriport-voice-spoof', { opusKbps: 32 });
  * rows.filter((row) => row.refused !== undefined).length; // items the service would not score
  */
 export async function spoofRows(
   items: readonly CorpusItem[],
   cacheDir: string,
+  path: RecordingPath = 'wav',
 ): Promise<{ rows: SpoofRow[]; featureMsPer5s?: number }> {
-  const cachePath = join(cacheDir, `rows-${VOICE_SPOOF_FEATURE_VERSION.replace('/', '-')}-browser.json`);
+  const suffix = path === 'wav' ? 'browser' : `opus${path.opusKbps}`;
+  const cachePath = join(cacheDir, `rows-${VOICE_SPOOF_FEATURE_VERSION.replace('/', '-')}-${suffix}.json`);
   const cached = readCache(cachePath);
   const rows: SpoofRow[] = [];
   let featureMs = 0;
@@ -144,7 +167,9 @@ export async function spoofRows(
       continue;
     }
     const rate = BROWSER_RATES[index % BROWSER_RATES.length] ?? 48_000;
-    const sample = await analyzeSample(asBrowserRecording(readCorpusWav(item.path), rate));
+    const samples = readCorpusWav(item.path);
+    const bytes = path === 'wav' ? asBrowserRecording(samples, rate) : await asOpusRecording(samples, path.opusKbps);
+    const sample = await analyzeSample(bytes);
     const refused = livenessProblem(measurementOf(sample));
     const started = performance.now();
     const features = refused === undefined ? [...voiceSpoofFeatures(sample.audio.samples, sample.activity).row] : [];

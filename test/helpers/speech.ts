@@ -406,6 +406,10 @@ export function webmOpusFile({ head, packets }: OpusPackets, frameMs = 20): Uint
  * @example
  * const webm = await webmOpusRecording(samples);
  */
-export async function webmOpusRecording(samples: Float32Array, sampleRate = SPEECH_RATE): Promise<Uint8Array> {
-  return webmOpusFile(oggOpusPackets(await oggOpusFile(samples, sampleRate)));
+export async function webmOpusRecording(
+  samples: Float32Array,
+  sampleRate = SPEECH_RATE,
+  bitrateKbps = 32,
+): Promise<Uint8Array> {
+  return webmOpusFile(oggOpusPackets(await oggOpusFile(samples, sampleRate, bitrateKbps)));
 }
