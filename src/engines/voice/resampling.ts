@@ -72,7 +72,7 @@ const MAX_PHASE_TABLE = 1 << 20;
  *
  * At equal rates the signal is low-passed all the same (a 16 kHz input loses what lies above ~7.4 kHz, as one
  * recorded at 48 kHz does on its way down): the spoof classifier's voice-activity members read up to 8 kHz, and were
- * trained on recordings that came through this filter (docs/voice.md, "16 kHz uploads").
+ * trained on recordings that came through this filter (docs/voice.md, "One band for every source").
  *
  * @example
  * const at16k = resample(samples44k, 44_100, 16_000);
