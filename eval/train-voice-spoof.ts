@@ -428,8 +428,8 @@ function rejectionsBySet(
   scored: readonly Scored[],
   targetBpcer: number,
   reference: readonly Scored[] = scored,
-): Record<string, { bonafide: number; rejected: number }> {
-  const bySet: Record<string, { bonafide: number; rejected: number }> = {};
+): SetRejections {
+  const bySet: SetRejections = {};
   for (let fold = 0; fold < FOLDS; fold++) {
     const threshold = foldThreshold(reference, fold, targetBpcer);
     for (const s of scored) {
@@ -440,6 +440,25 @@ function rejectionsBySet(
     }
   }
   return bySet;
+}
+
+type SetRejections = Record<string, { bonafide: number; rejected: number }>;
+
+/** Adds rejectionsBySet's counts of one run into `total`. */
+function addSetRejections(total: SetRejections, from: SetRejections): void {
+  for (const [set, c] of Object.entries(from)) {
+    const sum = (total[set] ??= { bonafide: 0, rejected: 0 });
+    sum.bonafide += c.bonafide;
+    sum.rejected += c.rejected;
+  }
+}
+
+/** "FSDD 1.4% (13 of 900), LibriSpeech 7.6% (95 of 1255)": the sets in name order. */
+function setRejectionsText(bySet: SetRejections): string {
+  return Object.entries(bySet)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([set, c]) => `${set} ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide})`)
+    .join(', ');
 }
 
 /**
@@ -516,7 +535,7 @@ export function evaluateRows(
   lines.push('|---|---|---|---|---|---|---|---|');
   const pooled = new Map<number, ErrorCounts>(LEVELS.map((level) => [level, emptyCounts()]));
   const loao: Record<string, unknown> = {};
-  const pooledBySet: Record<string, { bonafide: number; rejected: number }> = {};
+  const pooledBySet: SetRejections = {};
   for (const held of ATTACK_KINDS) {
     const scored = crossValidate(
       rows,
@@ -528,11 +547,7 @@ export function evaluateRows(
       terms,
     );
     const byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
-    for (const [set, c] of Object.entries(rejectionsBySet(scored, TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0))) {
-      const total = (pooledBySet[set] ??= { bonafide: 0, rejected: 0 });
-      total.bonafide += c.bonafide;
-      total.rejected += c.rejected;
-    }
+    addSetRejections(pooledBySet, rejectionsBySet(scored, TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0));
     byLevel.forEach((c, i) => {
       const total = pooled.get(LEVELS[i] ?? 0);
       if (total !== undefined) addCounts(total, c);
@@ -557,16 +572,17 @@ export function evaluateRows(
     lines.push(
       `| **pooled over unseen kinds** | ${p4.attacks} | ${p4.attacksRefused} | ${percent(p2.accepted, p2.attacks)} | **${percent(p4.accepted, p4.attacks)}** | **${percent(p4.rejected, p4.bonafide)}** | ${percent(p6.accepted, p6.attacks)} | |`,
     );
-    const sets = Object.entries(pooledBySet).sort(([a], [b]) => a.localeCompare(b));
     lines.push(
-      `\nBPCER alfa4 by bona fide set, pooled over the held-out runs (one threshold for all, as at run time): ${sets
-        .map(([set, c]) => `${set} ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide})`)
-        .join(', ')}.`,
+      `\nBPCER alfa4 by bona fide set, pooled over the held-out runs (one threshold for all, as at run time): ${setRejectionsText(pooledBySet)}.`,
     );
     loao.pooled = {
       apcer: [p2, p4, p6].map((c) => c.accepted / c.attacks),
       bpcer: [p2, p4, p6].map((c) => c.rejected / c.bonafide),
-      bpcerAlfa4BySet: Object.fromEntries(sets.map(([set, c]) => [set, c.rejected / c.bonafide])),
+      bpcerAlfa4BySet: Object.fromEntries(
+        Object.entries(pooledBySet)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([set, c]) => [set, c.rejected / c.bonafide]),
+      ),
     };
   }
   json.leaveOneAttackOut = loao;
@@ -645,19 +661,7 @@ export function recordingPathFigures(
   const other = new Set<Row>(otherRows);
   const rows = [...wavRows, ...otherRows];
   const counts = { wav: emptyCounts(), other: emptyCounts() };
-  const bySet = {
-    wav: new Map<string, { bonafide: number; rejected: number }>(),
-    other: new Map<string, { bonafide: number; rejected: number }>(),
-  };
-  const addBySet = (
-    into: (typeof bySet)['wav'],
-    from: Record<string, { bonafide: number; rejected: number }>,
-  ): void => {
-    for (const [set, c] of Object.entries(from)) {
-      const total = into.get(set) ?? { bonafide: 0, rejected: 0 };
-      into.set(set, { bonafide: total.bonafide + c.bonafide, rejected: total.rejected + c.rejected });
-    }
-  };
+  const bySet: { wav: SetRejections; other: SetRejections } = { wav: {}, other: {} };
   const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
   for (const held of ATTACK_KINDS) {
     const scored = crossValidate(
@@ -673,14 +677,9 @@ export function recordingPathFigures(
     const otherScored = scored.filter((s) => other.has(s.row));
     addCounts(counts.wav, errorsAt(wavScored, target));
     addCounts(counts.other, errorsAt(otherScored, target, wavScored));
-    addBySet(bySet.wav, rejectionsBySet(wavScored, target));
-    addBySet(bySet.other, rejectionsBySet(otherScored, target, wavScored));
+    addSetRejections(bySet.wav, rejectionsBySet(wavScored, target));
+    addSetRejections(bySet.other, rejectionsBySet(otherScored, target, wavScored));
   }
-  const sets = (m: (typeof bySet)['wav']): string =>
-    [...m]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([set, c]) => `${set} ${percent(c.rejected, c.bonafide)}`)
-      .join(', ');
   const line = (name: string, c: ErrorCounts, set: string): string =>
     `| ${name} | ${percent(c.accepted, c.attacks)} (${c.accepted} of ${c.attacks}) | ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide}) | ${set} |`;
   return {
@@ -688,14 +687,14 @@ export function recordingPathFigures(
       `\nThe same items arriving as ${label} (leave-one-attack-out models trained on the WAV rows, thresholds from their WAV bona fide scores; pooled over unseen kinds, alfa4):\n`,
       '| arrival | APCER | BPCER | BPCER by bona fide set |',
       '|---|---|---|---|',
-      line('48/44.1 kHz WAV (the table above)', counts.wav, sets(bySet.wav)),
-      line(label, counts.other, sets(bySet.other)),
+      line('48/44.1 kHz WAV (the table above)', counts.wav, setRejectionsText(bySet.wav)),
+      line(label, counts.other, setRejectionsText(bySet.other)),
     ].join('\n'),
     json: {
       label,
       wav: counts.wav,
       other: counts.other,
-      bpcerBySet: { wav: Object.fromEntries(bySet.wav), other: Object.fromEntries(bySet.other) },
+      bpcerBySet: bySet,
     },
   };
 }
