@@ -23,6 +23,7 @@ import { spectralFlatness } from './spoof-cues/spectral-flatness.js';
 import { SUBBAND_CEPSTRA_NAMES, SUBBAND_VALUES, SUBBANDS, subbandCepstra } from './spoof-cues/subband-cepstra.js';
 import {
   VAD_ACTIVATION_STATISTIC_NAMES,
+  VAD_STATISTICS_MEMBERS,
   VAD_STATISTICS_PER_REPRESENTATION,
   vadActivationStatistics,
 } from './features/vad-activation-statistics.js';
@@ -105,8 +106,7 @@ export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly col
       ...CUE_COLUMNS,
     ],
   })),
-  // In vadActivationStatistics' order: the decoder's activations, then the first LSTM layer's outputs.
-  ...['vad-activations', 'vad-first-layer'].map((name, r) => ({
+  ...VAD_STATISTICS_MEMBERS.map((name, r) => ({
     name,
     columns: [
       ...Array.from(

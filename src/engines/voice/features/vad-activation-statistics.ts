@@ -1,10 +1,24 @@
 import { VAD_ACTIVATIONS, type SpeechActivity } from '../voice-activity.js';
 
-/** The per-frame representations of the voice activity pass whose statistics the row holds, in row order. */
+/**
+ * The per-frame representations of the voice activity pass whose statistics the row holds, in row order: the
+ * feature-name prefix, the spoof classifier member that reads the block, and where the frames come from.
+ */
 const REPRESENTATIONS = [
-  { name: 'vadActivation', of: (activity: SpeechActivity): Float32Array => activity.activations },
-  { name: 'vadFirstLayer', of: (activity: SpeechActivity): Float32Array => activity.firstLayer },
+  {
+    name: 'vadActivation',
+    member: 'vad-activations',
+    of: (activity: SpeechActivity): Float32Array => activity.activations,
+  },
+  {
+    name: 'vadFirstLayer',
+    member: 'vad-first-layer',
+    of: (activity: SpeechActivity): Float32Array => activity.firstLayer,
+  },
 ] as const;
+
+/** The spoof classifier members on the VAD statistics, one per representation, in row order. */
+export const VAD_STATISTICS_MEMBERS: readonly string[] = REPRESENTATIONS.map(({ member }) => member);
 
 /** Values per representation: the means of its VAD_ACTIVATIONS units, then their deviations. */
 export const VAD_STATISTICS_PER_REPRESENTATION = 2 * VAD_ACTIVATIONS;
