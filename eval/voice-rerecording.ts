@@ -237,6 +237,35 @@ export function rerecord(
     `room ${size.map(r1).join('x')} m, α ${absorption.toFixed(2)}, distance ${distance(source, microphone).toFixed(2)} m, ${Math.round(length * 1000)} ms`,
   );
 
+  const out = pickUp(x, random, babble, { backgroundDb: [-35, -18], selfNoiseDb: [-65, -45] }, recipe);
+  return { samples: out, recipe: recipe.join('; ') };
+}
+
+/** Background and self-noise levels under the speech level: the dB ranges they are drawn from. */
+export interface MicrophoneLevels {
+  readonly backgroundDb: readonly [number, number];
+  readonly selfNoiseDb: readonly [number, number];
+}
+
+/**
+ * A microphone and recorder picking up `x` (16 kHz): a first-order high-pass (40-120 Hz), a background
+ * (brown noise, or babble of `babble` when drawn) and white self-noise at levels under the speech drawn from
+ * `levels`, then the recorder's gain (peak at -1 to -6 dBFS). What it drew is appended to `recipe`.
+ *
+ * @example
+ * const recipe: string[] = [];
+ * const levels = { backgroundDb: [-35, -18], selfNoiseDb: [-65, -45] } as const;
+ * const samples = pickUp(inRoom, seededRandom(7), [], levels, recipe);
+ */
+export function pickUp(
+  x: Float64Array,
+  random: () => number,
+  babble: readonly Float32Array[],
+  levels: MicrophoneLevels,
+  recipe: string[],
+): Float32Array {
+  const between = (low: number, high: number): number => low + random() * (high - low);
+  const r1 = (v: number): string => v.toFixed(1);
   // Microphone: first-order high-pass, then background and self-noise relative to the speech level.
   const micCut = between(40, 120);
   const pole = Math.exp((-2 * Math.PI * micCut) / RATE);
@@ -250,7 +279,7 @@ export function rerecord(
   }
   const level = rms(x) || 1e-9;
   const background = new Float64Array(x.length);
-  const backgroundDb = between(-35, -18);
+  const backgroundDb = between(...levels.backgroundDb);
   if (babble.length > 0 && random() < 0.5) {
     for (const other of babble) {
       if (other.length === 0) continue;
@@ -268,7 +297,7 @@ export function rerecord(
     recipe.push(`brown noise at ${r1(backgroundDb)} dB`);
   }
   const backgroundGain = (level * 10 ** (backgroundDb / 20)) / (rms(background) || 1);
-  const selfNoiseDb = between(-65, -45);
+  const selfNoiseDb = between(...levels.selfNoiseDb);
   const selfNoise = level * 10 ** (selfNoiseDb / 20) * Math.sqrt(3);
   recipe.push(`self-noise ${r1(selfNoiseDb)} dB`);
   for (let i = 0; i < x.length; i++)
@@ -279,5 +308,5 @@ export function rerecord(
   const target = 10 ** (between(-6, -1) / 20);
   const out = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) out[i] = ((x[i] ?? 0) * target) / peak;
-  return { samples: out, recipe: recipe.join('; ') };
+  return out;
 }

@@ -24,12 +24,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../src/lib/seeded-random.js';
 import { rerecord } from './voice-rerecording.js';
+import { captureInRoom, soxRoomCapture } from './voice-room-capture.js';
 import { VOCODERS, vocode } from './voice-vocoding.js';
 
 export const ATTACK_KINDS = ['espeak', 'flite', 'festival', 'replay', 'tts-replay'] as const;
 export type AttackKind = (typeof ATTACK_KINDS)[number];
-/** Attack classes made here for training only: in every fold's training set, never held out or scored. */
-export const TRAINING_ONLY_KINDS = ['vocoded', 'rerecorded'] as const;
+/**
+ * Classes made here for training only: in every fold's training set, never held out or scored. `room-live`
+ * is live speech (labelled bona fide), the others attacks.
+ */
+export const TRAINING_ONLY_KINDS = ['vocoded', 'rerecorded', 'room-live'] as const;
 export type TrainingOnlyKind = (typeof TRAINING_ONLY_KINDS)[number];
 export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
@@ -223,6 +227,8 @@ export interface CorpusOptions {
   readonly cacheDir: string;
   /** Add the training-only `rerecorded` class (docs/voice.md: measured, not shipped). */
   readonly withRerecorded?: boolean;
+  /** Add the training-only live class `room-live` (bona fide speech captured in a simulated room). */
+  readonly withRoomLive?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -382,34 +388,84 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   for (const [i, item] of bonafide.entries()) {
     const vocoder = VOCODERS[i % VOCODERS.length] ?? 'lpc-pulse';
     const path = join(cacheDir, 'vocoded', `${i}-${vocoder}.wav`);
-    if (!existsSync(path)) {
-      const partial = `${path}.part.wav`;
-      writeFileSync(partial, wavBytes(vocode(readCorpusWav(item.path), vocoder, 30_000 + i), 16_000));
-      renameSync(partial, path);
-    }
+    if (!existsSync(path)) writeCorpusWav(path, vocode(readCorpusWav(item.path), vocoder, 30_000 + i));
     items.push({ kind: 'vocoded', source: item.source, fold: item.fold, path, recipe: `${vocoder} of ${item.path}` });
   }
-  // Re-recorded bona fide (training only, when asked): each bona fide item once; babble from three other
-  // speakers' items of the same fold, so that no test-fold speech enters a training item.
-  for (const [i, item] of options.withRerecorded === true ? bonafide.entries() : []) {
-    const path = join(cacheDir, 'rerecorded', `${i}.wav`);
-    let recipe = 'cached';
-    if (!existsSync(path)) {
-      const others = bonafide.filter((other) => other.fold === item.fold && other.source !== item.source);
-      const babble = [0, 1, 2].flatMap((k) => {
-        const other = others[(i * 7 + k * 13) % Math.max(others.length, 1)];
-        return other === undefined ? [] : [readCorpusWav(other.path)];
-      });
-      const result = rerecord(readCorpusWav(item.path), 40_000 + i, babble);
-      recipe = result.recipe;
-      const partial = `${path}.part.wav`;
-      writeFileSync(partial, wavBytes(result.samples, 16_000));
-      renameSync(partial, path);
-    }
-    items.push({ kind: 'rerecorded', source: item.source, fold: item.fold, path, recipe });
-  }
+  // Re-recorded bona fide (training only, when asked), an attack; bona fide captured in a room (training
+  // only, live, when asked).
+  if (options.withRerecorded === true)
+    items.push(...simulatedFromBonafide(bonafide, cacheDir, 'rerecorded', 40_000, rerecord));
+  if (options.withRoomLive === true)
+    items.push(...simulatedFromBonafide(bonafide, cacheDir, 'room-live', 50_000, captureInRoom));
   log(`all: ${items.length}`);
   return items;
+}
+
+/**
+ * Each bona fide item once through a simulator (seeded by `seedBase` + its index), cached under `kind`/, in
+ * its source's fold; babble from three other speakers' items of the same fold, so that no test-fold speech
+ * enters a training item.
+ */
+function simulatedFromBonafide(
+  bonafide: readonly CorpusItem[],
+  cacheDir: string,
+  kind: TrainingOnlyKind,
+  seedBase: number,
+  simulate: (
+    samples: Float32Array,
+    seed: number,
+    babble: readonly Float32Array[],
+  ) => { readonly samples: Float32Array; readonly recipe: string },
+): CorpusItem[] {
+  return bonafide.map((item, i) => {
+    const path = join(cacheDir, kind, `${i}.wav`);
+    let recipe = 'cached';
+    if (!existsSync(path)) {
+      const result = simulate(readCorpusWav(item.path), seedBase + i, foldBabble(bonafide, item, i));
+      recipe = result.recipe;
+      writeCorpusWav(path, result.samples);
+    }
+    return { kind, source: item.source, fold: item.fold, path, recipe };
+  });
+}
+
+/** Three other speakers' items of `item`'s fold, so that no test-fold speech enters a training item. */
+function foldBabble(bonafide: readonly CorpusItem[], item: CorpusItem, i: number): Float32Array[] {
+  const others = bonafide.filter((other) => other.fold === item.fold && other.source !== item.source);
+  return [0, 1, 2].flatMap((k) => {
+    const other = others[(i * 7 + k * 13) % Math.max(others.length, 1)];
+    return other === undefined ? [] : [readCorpusWav(other.path)];
+  });
+}
+
+function writeCorpusWav(path: string, samples: Float32Array): void {
+  const partial = `${path}.part.wav`;
+  writeFileSync(partial, wavBytes(samples, 16_000));
+  renameSync(partial, path);
+}
+
+/**
+ * The bona fide items captured live in a room by another simulator than the training class's
+ * (voice-room-capture.ts `soxRoomCapture`), as the same items (kind, source, fold) at new paths: a second
+ * arrival to score held-out speakers by (train-voice-spoof.ts `recordingPathFigures`), never trained on.
+ *
+ * @example
+ * const captured = roomCapturedBonafide(items, '/tmp/veriport-voice-spoof');
+ */
+export function roomCapturedBonafide(items: readonly CorpusItem[], cacheDir: string): CorpusItem[] {
+  mkdirSync(join(cacheDir, 'room-captured'), { recursive: true });
+  return items
+    .filter((item) => item.kind === 'bonafide')
+    .map((item, i) => {
+      const path = join(cacheDir, 'room-captured', `${i}.wav`);
+      let recipe = 'cached';
+      if (!existsSync(path)) {
+        const result = soxRoomCapture(item.path, 60_000 + i);
+        recipe = result.recipe;
+        writeCorpusWav(path, result.samples);
+      }
+      return { ...item, path, recipe: `${item.recipe}, captured in a room: ${recipe}` };
+    });
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- voice-spoof-external [voiceDir] [--model FILE] [--cache DIR]`: the spoof model against
+ * `npm run eval -- voice-spoof-external [--model FILE] [--cache DIR]`: the spoof model against
  * attacks that no model was trained, evaluated or chosen on, scored as the service scores a browser recording
  * (reports/voice-spoof-external.md).
  *
@@ -8,11 +8,9 @@
  * model was chosen and is only ever scored:
  *  - festival voices of other languages, each reading six sentences of its own language at two tempos: Catalan
  *    (upc_ca_ona, HTS), Italian (lp, pc: LPC diphone), Finnish (hy_fi_mv, suo_fi_lj: diphone), Czech (dita,
- *    machac) and Russian (msu_ru_nsh: cluster unit selection, a mechanism absent from training);
- *  - `rerecorded`: every bona fide item replayed through a second replay simulator (eval/voice-rerecording.ts:
- *    biquad loudspeaker, image-source room, microphone, babble), not the sox chain of the trained replays.
- *    Its sources are the bona fide training items, so it measures an unseen replay simulator, not unseen
- *    speakers.
+ *    machac) and Russian (msu_ru_nsh: cluster unit selection, a mechanism absent from training).
+ * Until 2026-11-25 it also held `rerecorded`, the bona fide items through a second replay simulator
+ * (eval/voice-rerecording.ts); since then the shipped model trains on that class, so it is no longer external.
  * There is no bona fide speech outside the training corpus, so the set gives APCER only; the thresholds are
  * the model's own (its held-out bona fide scores, as the service reads them).
  */
@@ -32,7 +30,7 @@ import {
 import { voiceSpoofFeatures } from '../src/engines/voice/voice-spoof-features.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
 import { sigmoid } from '../src/lib/sigmoid.js';
-import { buildCorpus, readCorpusWav } from './voice-spoof-corpus.js';
+import { readCorpusWav } from './voice-spoof-corpus.js';
 import { asBrowserRecording, BROWSER_RATES } from './voice-spoof-rows.js';
 
 /** A festival voice, the encoding its text front end reads, and sentences of its language. */
@@ -98,7 +96,7 @@ const TEMPOS = [0.88, 1, 1.12] as const;
 const LEVELS = [2, 4, 6] as const;
 
 interface ExternalItem {
-  /** The festival voice, or `rerecorded`. */
+  /** The festival voice. */
   readonly group: string;
   readonly path: string;
 }
@@ -161,10 +159,9 @@ interface GroupCounts {
  * thresholds from the model's held-out bona fide scores) and tabulates the accepted share per group.
  *
  * @example
- * const markdown = await evaluateExternal({ voiceDir: '../shared/data/voice', cacheDir: '/tmp/x', model });
+ * const markdown = await evaluateExternal({ cacheDir: '/tmp/x', model });
  */
 export async function evaluateExternal(options: {
-  readonly voiceDir: string;
   readonly cacheDir: string;
   readonly model: VoiceSpoofModel;
   readonly log?: (line: string) => void;
@@ -172,8 +169,6 @@ export async function evaluateExternal(options: {
   const log = options.log ?? (() => undefined);
   const { model } = options;
   const items = synthesise(join(options.cacheDir, 'external'), log);
-  const corpus = buildCorpus({ voiceDir: options.voiceDir, cacheDir: options.cacheDir, withRerecorded: true, log });
-  for (const item of corpus) if (item.kind === 'rerecorded') items.push({ group: 'rerecorded', path: item.path });
   const thresholds = LEVELS.map((level) =>
     voiceLivenessThreshold(parseVoiceWorkflow(`alfa${level}`), model.heldOutScores),
   );
@@ -206,7 +201,6 @@ export async function evaluateExternal(options: {
     lines.push(
       `| ${group} | ${counts.items} | ${counts.refused} | ${counts.accepted.map((a) => percent(a, counts.items)).join(' | ')} | ${median(counts.pLive)} |`,
     );
-    if (group === 'rerecorded') continue;
     total.items += counts.items;
     total.refused += counts.refused;
     counts.accepted.forEach((a, k) => (total.accepted[k] = (total.accepted[k] ?? 0) + a));
@@ -223,14 +217,15 @@ export async function evaluateExternal(options: {
 }
 
 /**
- * `npm run eval -- voice-spoof-external [voiceDir] [--model FILE] [--cache DIR] [--no-write]`.
+ * `npm run eval -- voice-spoof-external [--model FILE] [--cache DIR] [--no-write]`.
  *
  * @example
- * await evalVoiceSpoofExternal(['../shared/data/voice', '--model', '/tmp/previous-model.json']);
+ * await evalVoiceSpoofExternal(['--model', '/tmp/previous-model.json']);
  */
 export async function evalVoiceSpoofExternal(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values } = parseArgs({
     args: argv,
+    // A voice folder given first, as before 2026-11-25, is accepted and not needed.
     allowPositionals: true,
     options: {
       cache: { type: 'string', default: '/tmp/veriport-voice-spoof' },
@@ -242,7 +237,6 @@ export async function evalVoiceSpoofExternal(argv: string[]): Promise<void> {
   const json: unknown = modelPath === undefined ? undefined : JSON.parse(readFileSync(modelPath, 'utf8'));
   const model = modelPath === undefined ? loadVoiceSpoofModel() : parseVoiceSpoofModel(json, modelPath);
   const markdown = await evaluateExternal({
-    voiceDir: resolve(positionals[0] ?? '../shared/data/voice'),
     cacheDir: resolve(values.cache),
     model,
     log: (line) => console.log(`external: ${line}`),

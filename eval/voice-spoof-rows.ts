@@ -180,17 +180,21 @@ export async function spoofRows(
     computed++;
     if (computed % 200 === 0) {
       console.log(`features: ${computed} computed`);
-      writeCache(cachePath, rows);
+      writeCache(cachePath, rows, cached);
     }
   }
-  writeCache(cachePath, rows);
+  writeCache(cachePath, rows, cached);
   return computed > 0 ? { rows, featureMsPer5s: (featureMs / seconds) * 5 } : { rows };
 }
 
-function writeCache(path: string, rows: readonly SpoofRow[]): void {
-  const entries = rows.map((row) => [
-    row.item.path,
-    { features: row.features, wide: row.wide, ...(row.refused ? { refused: row.refused } : {}) },
-  ]);
+/** Writes `rows` over the cache read before (`cached`), so that rows of items not asked for this time stay. */
+function writeCache(path: string, rows: readonly SpoofRow[], cached: ReadonlyMap<string, CachedRow>): void {
+  const entries = new Map(cached);
+  for (const row of rows)
+    entries.set(row.item.path, {
+      features: [...row.features],
+      wide: [...row.wide],
+      ...(row.refused ? { refused: row.refused } : {}),
+    });
   writeFileSync(path, JSON.stringify(Object.fromEntries(entries)));
 }

@@ -121,6 +121,39 @@ test('trainsWhileHeldOut: what shares the held kind mechanism stays out of train
   assert.equal(trainsWhileHeldOut(row('flite', 'kal'), 'tts-replay'), true);
   assert.equal(trainsWhileHeldOut(row('bonafide', 'ls-103'), 'replay'), true);
   assert.equal(trainsWhileHeldOut(row('vocoded', 'ls-103'), 'replay'), true);
+  // Our own loudspeaker simulator: in under the `simulator` protocol, out under `mechanism` for a replay kind.
+  assert.equal(trainsWhileHeldOut(row('rerecorded', 'ls-103'), 'replay'), true);
+  assert.equal(trainsWhileHeldOut(row('rerecorded', 'ls-103'), 'replay', 'mechanism'), false);
+  assert.equal(trainsWhileHeldOut(row('rerecorded', 'ls-103'), 'tts-replay', 'mechanism'), false);
+  assert.equal(trainsWhileHeldOut(row('rerecorded', 'ls-103'), 'flite', 'mechanism'), true);
+  assert.equal(trainsWhileHeldOut(row('room-live', 'ls-103'), 'replay', 'mechanism'), true);
+});
+
+test('train: room-live rows are live in the logistic part, but the range and density terms read bona fide alone', () => {
+  const { train } = testing;
+  const d = 48;
+  const cue = d - 1;
+  // Bona fide dry (cue near 0), attacks dry and apart on feature 0; room-live rows wet (cue near 4).
+  const rows = Array.from({ length: 90 }, (_, i) => {
+    const kind = (['bonafide', 'espeak', 'room-live'] as const)[i % 3] ?? 'bonafide';
+    const features = Array.from({ length: d }, (_, j) => Math.sin(i * 12.9898 + j * 78.233) * 0.5);
+    features[0] = kind === 'espeak' ? -2 : 1;
+    features[cue] = (kind === 'room-live' ? 4 : 0) + 0.3 * Math.sin(i * 3.1);
+    return { item: { kind, fold: 0, source: `s${i % 7}`, path: `p${i}`, recipe: 'r' }, features };
+  });
+  const model = train(rows, [cue]);
+  const bonafideOnly = train(
+    rows.filter((row) => row.item.kind !== 'room-live'),
+    [cue],
+  );
+  // Standardiser and range from the bona fide rows only: identical with or without the room-live rows.
+  assert.deepEqual(model.mean, bonafideOnly.mean);
+  assert.deepEqual(model.cueRange, bonafideOnly.cueRange);
+  assert.deepEqual(model.cueDensity, bonafideOnly.cueDensity);
+  // Labelled live, the wet rows make the cue's weights favour wet: the logistic part differs.
+  // At the clip (z = 3, z² = 9): what a row far on the wet side gains.
+  const wetGain = (m: typeof model): number => (m.weights[cue] ?? 0) * 3 + (m.weights[d + cue] ?? 0) * 9;
+  assert.ok(wetGain(model) > wetGain(bonafideOnly) + 0.1, `${wetGain(model)} vs ${wetGain(bonafideOnly)}`);
 });
 
 test('train: the cue density is fitted on bona fide rows, its margin from cross-fitted distances; features clipped', () => {
