@@ -11,10 +11,15 @@
  *  - `vocoded` (training only, never an evaluated kind): each bona fide item resynthesised by one of the
  *    vocoders of eval/voice-vocoding.ts (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim),
  *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share;
- *  - `rerecorded` (training only, never an evaluated kind; made only when `withRerecorded` asks, it is not
- *    in the shipped model's training): each bona fide item played and re-recorded through a loudspeaker,
- *    image-source room and microphone simulated by eval/voice-rerecording.ts (our own code, not the sox
- *    chain of `replay`; no mains hum), in its source's fold, babble from its own fold.
+ *  - `rerecorded` (training only, never an evaluated kind; made when `withRerecorded` asks, as the spoof
+ *    eval does by default since 2026-11-25): each bona fide item played and re-recorded through a
+ *    loudspeaker, image-source room and microphone simulated by eval/voice-rerecording.ts (our own code, not
+ *    the sox chain of `replay`; no mains hum), in its source's fold, babble from its own fold;
+ *  - `room-live` (training only, live; made when `withRoomLive` asks, by default too): each bona fide item
+ *    spoken in an image-source room to a microphone 0.2-1.5 m away, with background noise
+ *    (eval/voice-room-capture.ts `captureInRoom`), in its source's fold.
+ * `roomCapturedBonafide` gives the bona fide items captured in a room by another simulator (sox), to measure
+ * held-out live speakers in a room.
  * Every item belongs to one of three folds: bona fide by speaker (LibriSpeech speakers dealt round-robin,
  * FSDD's six speakers two per fold), replays by the fold of their bona fide source, TTS by text and voice.
  * The server never uses this; eval/train-voice-spoof.ts does.
@@ -225,7 +230,7 @@ export interface CorpusOptions {
   /** The shared voice folder (holds background/ and dev/fsdd/). */
   readonly voiceDir: string;
   readonly cacheDir: string;
-  /** Add the training-only `rerecorded` class (docs/voice.md: measured, not shipped). */
+  /** Add the training-only attack class `rerecorded` (our own loudspeaker, room and microphone simulator). */
   readonly withRerecorded?: boolean;
   /** Add the training-only live class `room-live` (bona fide speech captured in a simulated room). */
   readonly withRoomLive?: boolean;
