@@ -511,6 +511,23 @@ function equalErrorRate(scored: readonly Scored[]): number {
 const percent = (part: number, whole: number): string => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
 
 /**
+ * One row of the leave-one-attack-out table from the counts at alfa2/4/6 (`byLevel`): attacks, refused by the
+ * gates, APCER at each level, BPCER at alfa4, and the EER when given; `strong` sets the alfa4 pair in bold.
+ */
+function levelsRow(name: string, byLevel: readonly ErrorCounts[], eer?: number, strong = false): string {
+  const [c2, c4, c6] = byLevel;
+  if (c2 === undefined || c4 === undefined || c6 === undefined) return '';
+  const mark = strong ? '**' : '';
+  return `| ${name} | ${c4.attacks} | ${c4.attacksRefused} | ${percent(c2.accepted, c2.attacks)} | ${mark}${percent(c4.accepted, c4.attacks)}${mark} | ${mark}${percent(c4.rejected, c4.bonafide)}${mark} | ${percent(c6.accepted, c6.attacks)} |${eer === undefined ? '' : ` ${(100 * eer).toFixed(1)}%`} |`;
+}
+
+/** APCER and BPCER per level of counts at alfa2/4/6, for the JSON report. */
+const levelRates = (byLevel: readonly ErrorCounts[]): { apcer: number[]; bpcer: number[] } => ({
+  apcer: byLevel.map((c) => c.accepted / c.attacks),
+  bpcer: byLevel.map((c) => c.rejected / c.bonafide),
+});
+
+/**
  * The replay kinds held out again under the `mechanism` protocol (no loudspeaker of any kind in training) and
  * the pooled figure with them: table rows under the leave-one-attack-out table. The synthesis kinds' models
  * are the same under both protocols, so their counts (`countsByKind`, per level) carry over.
@@ -540,26 +557,15 @@ function noLoudspeakerFigures(
         model.terms,
       );
       byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
-      const [c2, c4, c6] = byLevel;
-      if (c2 && c4 && c6)
-        lines.push(
-          `| ${held}, no loudspeaker in training | ${c4.attacks} | ${c4.attacksRefused} | ${percent(c2.accepted, c2.attacks)} | ${percent(c4.accepted, c4.attacks)} | ${percent(c4.rejected, c4.bonafide)} | ${percent(c6.accepted, c6.attacks)} | ${(100 * equalErrorRate(scored)).toFixed(1)}% |`,
-        );
+      lines.push(levelsRow(`${held}, no loudspeaker in training`, byLevel, equalErrorRate(scored)));
     }
     byLevel.forEach((c, i) => {
       const total = pooled[i];
       if (total !== undefined) addCounts(total, c);
     });
   }
-  const [p2, p4, p6] = pooled;
-  if (p2 && p4 && p6)
-    lines.push(
-      `| pooled, no loudspeaker in training when a replay kind is held | ${p4.attacks} | ${p4.attacksRefused} | ${percent(p2.accepted, p2.attacks)} | ${percent(p4.accepted, p4.attacks)} | ${percent(p4.rejected, p4.bonafide)} | ${percent(p6.accepted, p6.attacks)} | |`,
-    );
-  return {
-    lines,
-    pooled: { apcer: pooled.map((c) => c.accepted / c.attacks), bpcer: pooled.map((c) => c.rejected / c.bonafide) },
-  };
+  lines.push(levelsRow('pooled, no loudspeaker in training when a replay kind is held', pooled));
+  return { lines, pooled: levelRates(pooled) };
 }
 
 export interface VoiceSpoofEvaluation {
@@ -636,26 +642,16 @@ export function evaluateRows(
       const total = pooled.get(LEVELS[i] ?? 0);
       if (total !== undefined) addCounts(total, c);
     });
-    const [l2, l4, l6] = byLevel;
+    const l4 = byLevel[1];
     const eer = equalErrorRate(scored);
-    if (l2 && l4 && l6) {
-      lines.push(
-        `| ${held} | ${l4.attacks} | ${l4.attacksRefused} | ${percent(l2.accepted, l2.attacks)} | ${percent(l4.accepted, l4.attacks)} | ${percent(l4.rejected, l4.bonafide)} | ${percent(l6.accepted, l6.attacks)} | ${(100 * eer).toFixed(1)}% |`,
-      );
-      loao[held] = {
-        attacks: l4.attacks,
-        refusedByGates: l4.attacksRefused,
-        apcer: byLevel.map((c) => c.accepted / c.attacks),
-        bpcer: byLevel.map((c) => c.rejected / c.bonafide),
-        eer,
-      };
+    if (l4 !== undefined) {
+      lines.push(levelsRow(held, byLevel, eer));
+      loao[held] = { attacks: l4.attacks, refusedByGates: l4.attacksRefused, ...levelRates(byLevel), eer };
     }
   }
   const [p2, p4, p6] = LEVELS.map((level) => pooled.get(level));
   if (p2 && p4 && p6) {
-    lines.push(
-      `| **pooled over unseen kinds** | ${p4.attacks} | ${p4.attacksRefused} | ${percent(p2.accepted, p2.attacks)} | **${percent(p4.accepted, p4.attacks)}** | **${percent(p4.rejected, p4.bonafide)}** | ${percent(p6.accepted, p6.attacks)} | |`,
-    );
+    lines.push(levelsRow('**pooled over unseen kinds**', [p2, p4, p6], undefined, true));
     const mechanism = noLoudspeakerFigures(rows, countsByKind, { members, cueIndices, mask, terms });
     lines.push(...mechanism.lines);
     loao.pooledNoLoudspeaker = mechanism.pooled;
@@ -663,8 +659,7 @@ export function evaluateRows(
       `\nBPCER alfa4 by bona fide set, pooled over the held-out runs (one threshold for all, as at run time): ${setRejectionsText(pooledBySet)}.`,
     );
     loao.pooled = {
-      apcer: [p2, p4, p6].map((c) => c.accepted / c.attacks),
-      bpcer: [p2, p4, p6].map((c) => c.rejected / c.bonafide),
+      ...levelRates([p2, p4, p6]),
       bpcerAlfa4BySet: Object.fromEntries(
         Object.entries(pooledBySet)
           .sort(([a], [b]) => a.localeCompare(b))
