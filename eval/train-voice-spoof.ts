@@ -527,6 +527,105 @@ const levelRates = (byLevel: readonly ErrorCounts[]): { apcer: number[]; bpcer: 
   bpcer: byLevel.map((c) => c.rejected / c.bonafide),
 });
 
+/** The classifier an evaluation trains: members, range cues, logistic mask and terms. */
+interface ModelChoice {
+  readonly members: readonly Member[];
+  readonly cueIndices: readonly number[];
+  readonly mask: LogisticMask;
+  readonly terms: ClassifierTerms;
+}
+
+const SHIPPED_CHOICE: ModelChoice = {
+  members: VOICE_SPOOF_MEMBERS,
+  cueIndices: CUE_INDICES,
+  mask: SHIPPED_MASK,
+  terms: CLASSIFIER_TERMS,
+};
+
+/**
+ * Another arrival of the corpus items (WebM/Opus, a room capture): `rows` holds the same items as the WAV rows,
+ * index for index, each as it arrives by that path. Scored by the leave-one-attack-out models, never trained
+ * on; `key` names its entry in the JSON report.
+ */
+export interface Arrival {
+  readonly label: string;
+  readonly key: string;
+  readonly rows: readonly Row[];
+}
+
+/** One held attack kind's leave-one-attack-out scores: the WAV rows and each arrival's. */
+interface HeldOutRun {
+  readonly held: CorpusKind;
+  readonly scored: readonly Scored[];
+  readonly arrivals: readonly (readonly Scored[])[];
+}
+
+/**
+ * Leave one attack out over `rows`: for each attack kind, the models trained on the other folds' rows that may
+ * train while it is held score the fold's bona fide and held-kind rows, both as `rows` and as every arrival.
+ * One set of models per fold and kind scores every arrival, so an arrival costs its scoring only.
+ */
+function leaveOneAttackOut(
+  rows: readonly Row[],
+  arrivals: readonly Arrival[],
+  choice: ModelChoice,
+  protocol: ReplayProtocol = 'simulator',
+  kinds: readonly CorpusKind[] = ATTACK_KINDS,
+): HeldOutRun[] {
+  const arrivalOf = new Map<Row, number>();
+  arrivals.forEach((arrival, k) => arrival.rows.forEach((row) => arrivalOf.set(row, k)));
+  const all = [...rows, ...arrivals.flatMap((arrival) => arrival.rows)];
+  return kinds.map((held) => {
+    const scored = crossValidate(
+      all,
+      (row) => !arrivalOf.has(row) && trainsWhileHeldOut(row, held, protocol),
+      (row) => row.item.kind === 'bonafide' || row.item.kind === held,
+      choice.members,
+      choice.cueIndices,
+      choice.mask,
+      choice.terms,
+    );
+    return {
+      held,
+      scored: scored.filter((s) => !arrivalOf.has(s.row)),
+      arrivals: arrivals.map((_, k) => scored.filter((s) => arrivalOf.get(s.row) === k)),
+    };
+  });
+}
+
+/**
+ * Pooled alfa4 APCER and BPCER of arrival `k` beside the WAV rows' (table and JSON), each fold's threshold read
+ * off the other folds' WAV bona fide scores, as the shipped thresholds are.
+ */
+function arrivalFigures(
+  runs: readonly HeldOutRun[],
+  k: number,
+  label: string,
+): { markdown: string; json: Record<string, unknown> } {
+  const counts = { wav: emptyCounts(), other: emptyCounts() };
+  const bySet: { wav: SetRejections; other: SetRejections } = { wav: {}, other: {} };
+  const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
+  for (const run of runs) {
+    const otherScored = run.arrivals[k] ?? [];
+    addCounts(counts.wav, errorsAt(run.scored, target));
+    addCounts(counts.other, errorsAt(otherScored, target, run.scored));
+    addSetRejections(bySet.wav, rejectionsBySet(run.scored, target));
+    addSetRejections(bySet.other, rejectionsBySet(otherScored, target, run.scored));
+  }
+  const line = (name: string, c: ErrorCounts, set: string): string =>
+    `| ${name} | ${percent(c.accepted, c.attacks)} (${c.accepted} of ${c.attacks}) | ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide}) | ${set} |`;
+  return {
+    markdown: [
+      `\nThe same items arriving as ${label} (leave-one-attack-out models trained on the WAV rows, thresholds from their WAV bona fide scores; pooled over unseen kinds, alfa4):\n`,
+      '| arrival | APCER | BPCER | BPCER by bona fide set |',
+      '|---|---|---|---|',
+      line('48/44.1 kHz WAV (the table above)', counts.wav, setRejectionsText(bySet.wav)),
+      line(label, counts.other, setRejectionsText(bySet.other)),
+    ].join('\n'),
+    json: { label, wav: counts.wav, other: counts.other, bpcerBySet: bySet },
+  };
+}
+
 /**
  * The replay kinds held out again under the `mechanism` protocol (no loudspeaker of any kind in training) and
  * the pooled figure with them: table rows under the leave-one-attack-out table. The synthesis kinds' models
@@ -535,27 +634,18 @@ const levelRates = (byLevel: readonly ErrorCounts[]): { apcer: number[]; bpcer: 
 function noLoudspeakerFigures(
   rows: readonly Row[],
   countsByKind: ReadonlyMap<CorpusKind, readonly ErrorCounts[]>,
-  model: {
-    readonly members: readonly Member[];
-    readonly cueIndices: readonly number[];
-    readonly mask: LogisticMask;
-    readonly terms: ClassifierTerms;
-  },
+  choice: ModelChoice,
 ): { lines: string[]; pooled: { apcer: number[]; bpcer: number[] } } {
   const pooled = LEVELS.map(() => emptyCounts());
   const lines: string[] = [];
+  const replayKinds = ATTACK_KINDS.filter((kind) => !SYNTHESIS_KINDS.includes(kind));
+  const mechanism = new Map(
+    leaveOneAttackOut(rows, [], choice, 'mechanism', replayKinds).map((run) => [run.held, run.scored]),
+  );
   for (const held of ATTACK_KINDS) {
     let byLevel = countsByKind.get(held) ?? [];
-    if (!SYNTHESIS_KINDS.includes(held)) {
-      const scored = crossValidate(
-        rows,
-        (row) => trainsWhileHeldOut(row, held, 'mechanism'),
-        (row) => row.item.kind === 'bonafide' || row.item.kind === held,
-        model.members,
-        model.cueIndices,
-        model.mask,
-        model.terms,
-      );
+    const scored = mechanism.get(held);
+    if (scored !== undefined) {
       byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
       lines.push(levelsRow(`${held}, no loudspeaker in training`, byLevel, equalErrorRate(scored)));
     }
@@ -596,12 +686,20 @@ export function evaluateRows(
     readonly mask?: LogisticMask;
     /** The clip and the cue density term (default: CLASSIFIER_TERMS), to measure them. */
     readonly terms?: ClassifierTerms;
+    /** Other arrivals of the same items, scored by the leave-one-attack-out models (arrivalFigures). */
+    readonly arrivals?: readonly Arrival[];
   },
 ): VoiceSpoofEvaluation {
-  const members = options.members ?? VOICE_SPOOF_MEMBERS;
-  const cueIndices = options.cueIndices ?? CUE_INDICES;
-  const mask = options.mask ?? SHIPPED_MASK;
-  const terms = options.terms ?? CLASSIFIER_TERMS;
+  const choice: ModelChoice = {
+    members: options.members ?? SHIPPED_CHOICE.members,
+    cueIndices: options.cueIndices ?? SHIPPED_CHOICE.cueIndices,
+    mask: options.mask ?? SHIPPED_CHOICE.mask,
+    terms: options.terms ?? SHIPPED_CHOICE.terms,
+  };
+  const { members, cueIndices, mask, terms } = choice;
+  const arrivals = options.arrivals ?? [];
+  for (const arrival of arrivals)
+    if (arrival.rows.length !== allRows.length) throw new Error(`${arrival.label}: not the same items as the rows`);
   const rows = options.trainingOnly ? allRows : allRows.filter((row) => !isTrainingOnly(row));
   const counts: Record<string, number> = {};
   const refusedCounts: Record<string, number> = {};
@@ -625,16 +723,8 @@ export function evaluateRows(
   const loao: Record<string, unknown> = {};
   const pooledBySet: SetRejections = {};
   const countsByKind = new Map<CorpusKind, ErrorCounts[]>();
-  for (const held of ATTACK_KINDS) {
-    const scored = crossValidate(
-      rows,
-      (row) => trainsWhileHeldOut(row, held),
-      (row) => row.item.kind === 'bonafide' || row.item.kind === held,
-      members,
-      cueIndices,
-      mask,
-      terms,
-    );
+  const runs = leaveOneAttackOut(rows, arrivals, choice);
+  for (const { held, scored } of runs) {
     const byLevel = LEVELS.map((level) => errorsAt(scored, TARGET_BPCER_BY_LEVEL[level - 1] ?? 0));
     countsByKind.set(held, byLevel);
     addSetRejections(pooledBySet, rejectionsBySet(scored, TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0));
@@ -652,7 +742,7 @@ export function evaluateRows(
   const [p2, p4, p6] = LEVELS.map((level) => pooled.get(level));
   if (p2 && p4 && p6) {
     lines.push(levelsRow('**pooled over unseen kinds**', [p2, p4, p6], undefined, true));
-    const mechanism = noLoudspeakerFigures(rows, countsByKind, { members, cueIndices, mask, terms });
+    const mechanism = noLoudspeakerFigures(rows, countsByKind, choice);
     lines.push(...mechanism.lines);
     loao.pooledNoLoudspeaker = mechanism.pooled;
     lines.push(
@@ -704,6 +794,11 @@ export function evaluateRows(
   );
   json.allKindsSeen = seenJson;
   if (options.featureMsPer5s !== undefined) json.featureMsPer5s = options.featureMsPer5s;
+  arrivals.forEach((arrival, k) => {
+    const figures = arrivalFigures(runs, k, arrival.label);
+    lines.push(figures.markdown);
+    json[arrival.key] = figures.json;
+  });
   const round = (p: number): number => Math.round(p * 1e5) / 1e5;
   // The shipped thresholds and score_frr are read off scored samples: refused ones never reach them.
   const scoredSeen = seen.filter((s) => !Number.isNaN(s.pLive));
@@ -726,71 +821,15 @@ export function evaluateRows(
 }
 
 /**
- * Leave-one-attack-out over two arrivals of the same items: models trained on `wavRows` only (as the shipped
- * one is) score every test item both as `wavRows` and as `otherRows` (the same items, index for index, through
- * another recording path), each fold's alfa4 threshold read off the other folds' WAV bona fide scores, as the
- * shipped thresholds are. Pooled APCER and BPCER per path: what a user sending that format meets.
- *
- * @example
- * const { markdown } = recordingPathFigures(wavRows, opusRows, 'WebM/Opus 32 kbit/s');
- */
-export function recordingPathFigures(
-  wavRows: readonly Row[],
-  otherRows: readonly Row[],
-  label: string,
-): { markdown: string; json: Record<string, unknown> } {
-  if (wavRows.length !== otherRows.length) throw new Error('the two paths must hold the same items');
-  const other = new Set<Row>(otherRows);
-  const rows = [...wavRows, ...otherRows];
-  const counts = { wav: emptyCounts(), other: emptyCounts() };
-  const bySet: { wav: SetRejections; other: SetRejections } = { wav: {}, other: {} };
-  const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
-  for (const held of ATTACK_KINDS) {
-    const scored = crossValidate(
-      rows,
-      (row) => !other.has(row) && trainsWhileHeldOut(row, held),
-      (row) => row.item.kind === 'bonafide' || row.item.kind === held,
-      VOICE_SPOOF_MEMBERS,
-      CUE_INDICES,
-      SHIPPED_MASK,
-      CLASSIFIER_TERMS,
-    );
-    const wavScored = scored.filter((s) => !other.has(s.row));
-    const otherScored = scored.filter((s) => other.has(s.row));
-    addCounts(counts.wav, errorsAt(wavScored, target));
-    addCounts(counts.other, errorsAt(otherScored, target, wavScored));
-    addSetRejections(bySet.wav, rejectionsBySet(wavScored, target));
-    addSetRejections(bySet.other, rejectionsBySet(otherScored, target, wavScored));
-  }
-  const line = (name: string, c: ErrorCounts, set: string): string =>
-    `| ${name} | ${percent(c.accepted, c.attacks)} (${c.accepted} of ${c.attacks}) | ${percent(c.rejected, c.bonafide)} (${c.rejected} of ${c.bonafide}) | ${set} |`;
-  return {
-    markdown: [
-      `\nThe same items arriving as ${label} (leave-one-attack-out models trained on the WAV rows, thresholds from their WAV bona fide scores; pooled over unseen kinds, alfa4):\n`,
-      '| arrival | APCER | BPCER | BPCER by bona fide set |',
-      '|---|---|---|---|',
-      line('48/44.1 kHz WAV (the table above)', counts.wav, setRejectionsText(bySet.wav)),
-      line(label, counts.other, setRejectionsText(bySet.other)),
-    ].join('\n'),
-    json: {
-      label,
-      wav: counts.wav,
-      other: counts.other,
-      bpcerBySet: bySet,
-    },
-  };
-}
-
-/**
  * The held-out speakers as live users in a room (voice-room-capture.ts `soxRoomCapture`: sox's reverb and
- * noise, a simulator no training class uses), scored by recordingPathFigures: attacks arrive as before
- * (copies of their rows), each bona fide item as its room capture.
+ * noise, a simulator no training class uses), as an arrival: attacks arrive as before (copies of their rows),
+ * each bona fide item as its room capture.
  */
-async function roomCaptureFigures(
+async function roomCaptureArrival(
   items: readonly CorpusItem[],
   rows: readonly Row[],
   cacheDir: string,
-): Promise<{ markdown: string; json: Record<string, unknown> }> {
+): Promise<Arrival> {
   const captured = await spoofRows(roomCapturedBonafide(items, cacheDir), cacheDir);
   const byPath = new Map(items.filter((item) => item.kind === 'bonafide').map((item, i) => [item.path, i]));
   const otherRows = rows.map((row) => {
@@ -798,7 +837,7 @@ async function roomCaptureFigures(
     const capturedRow = i === undefined ? undefined : captured.rows[i];
     return capturedRow ?? { ...row };
   });
-  return recordingPathFigures(rows, otherRows, 'live speech captured in a room (sox reverb and noise)');
+  return { label: 'live speech captured in a room (sox reverb and noise)', key: 'roomCapture', rows: otherRows };
 }
 
 /**
@@ -817,28 +856,27 @@ export async function evaluateVoiceSpoof(options: {
   withRerecorded?: boolean;
   /** Add the training-only live class `room-live` (bona fide speech captured in a simulated room). */
   withRoomLive?: boolean;
-  /** Also score every item as WebM/Opus at this bitrate (kbit/s): recordingPathFigures. */
+  /** Also score every item as WebM/Opus at this bitrate (kbit/s): an arrival (evaluateRows). */
   opusKbps?: number;
 }): Promise<VoiceSpoofEvaluation> {
   const items = buildCorpus({ ...options, log: (line) => console.log(`corpus: ${line}`) });
   const { rows, featureMsPer5s } = await spoofRows(items, options.cacheDir);
-  const evaluation = evaluateRows(rows, {
-    trainingOnly: options.trainingOnly,
-    ...(featureMsPer5s !== undefined ? { featureMsPer5s } : {}),
-  });
-  const markdown = [evaluation.markdown];
-  const json = { ...evaluation.json };
+  const arrivals: Arrival[] = [];
   if (options.opusKbps !== undefined) {
     const path: RecordingPath = { opusKbps: options.opusKbps };
     const opus = await spoofRows(items, options.cacheDir, path);
-    const figures = recordingPathFigures(rows, opus.rows, `WebM/Opus at ${options.opusKbps} kbit/s from 48 kHz`);
-    markdown.push(figures.markdown);
-    json.recordingPath = figures.json;
+    arrivals.push({
+      label: `WebM/Opus at ${options.opusKbps} kbit/s from 48 kHz`,
+      key: 'recordingPath',
+      rows: opus.rows,
+    });
   }
-  const room = await roomCaptureFigures(items, rows, options.cacheDir);
-  markdown.push(room.markdown);
-  json.roomCapture = room.json;
-  return { ...evaluation, markdown: markdown.join('\n'), json };
+  arrivals.push(await roomCaptureArrival(items, rows, options.cacheDir));
+  return evaluateRows(rows, {
+    trainingOnly: options.trainingOnly,
+    ...(featureMsPer5s !== undefined ? { featureMsPer5s } : {}),
+    arrivals,
+  });
 }
 
 function parseCli(argv: string[]): {

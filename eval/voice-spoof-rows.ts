@@ -7,7 +7,7 @@
  * content the other lacks (everything above the resampler's 7.36 kHz cutoff is gone for all), and a sample
  * the service would refuse is counted as refused, not scored. With the `opus` recording path every file
  * arrives instead as WebM/Opus from a 48 kHz recording, as browsers' MediaRecorder sends it (measured, not
- * trained on: train-voice-spoof.ts `recordingPathFigures`).
+ * trained on: an arrival of train-voice-spoof.ts `evaluateRows`).
  * Rows are cached beside the audio (keyed by file, feature version and path); the server never uses this.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

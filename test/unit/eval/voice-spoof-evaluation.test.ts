@@ -9,7 +9,7 @@ import {
 } from '../../../src/engines/voice/voice-spoof-classifier.js';
 import { VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_MEMBERS } from '../../../src/engines/voice/voice-spoof-features.js';
 import { sigmoid } from '../../../src/lib/sigmoid.js';
-import { CLASSIFIER_TERMS, evaluateRows, recordingPathFigures, testing } from '../../../eval/train-voice-spoof.js';
+import { CLASSIFIER_TERMS, evaluateRows, testing } from '../../../eval/train-voice-spoof.js';
 import type { CorpusKind } from '../../../eval/voice-spoof-corpus.js';
 import { asBrowserRecording } from '../../../eval/voice-spoof-rows.js';
 
@@ -296,7 +296,7 @@ test('evaluateRows: room and noise cues get no logistic weight, so a wetter, hum
   assert.ok(freeGain > 0.1, `no mask: more hum gains ${freeGain}`);
 });
 
-test('recordingPathFigures: the second arrival is scored, never trained on nor used for thresholds', () => {
+test('evaluateRows: an arrival is scored by the same models, never trained on nor used for thresholds', () => {
   const d = VOICE_SPOOF_FEATURE_NAMES.length;
   // A sub-band value, which the first member reads (the LFCC means are in no member).
   const telling = VOICE_SPOOF_MEMBERS[0]?.columns[0] ?? 0;
@@ -308,19 +308,25 @@ test('recordingPathFigures: the second arrival is scored, never trained on nor u
     return { item: { kind, fold: i % 3, source: `s${i % 30}`, path: `p${i}`, recipe: 'r' }, features };
   });
   const copies = wavRows.map((row) => ({ ...row, features: [...row.features] }));
-  const same = recordingPathFigures(wavRows, copies, 'copy').json;
+  const arrivalOf = (rows: typeof wavRows, label: string): Record<string, unknown> => {
+    const figures = evaluateRows(wavRows, { trainingOnly: true, arrivals: [{ label, key: 'arrival', rows }] }).json
+      .arrival;
+    assert.ok(typeof figures === 'object' && figures !== null);
+    return { ...figures };
+  };
+  const same = arrivalOf(copies, 'copy');
   assert.deepEqual(same.other, same.wav);
   // The same items with their bona fide moved toward the attacks (a codec that blurs what tells them apart).
   const blurred = wavRows.map((row) => ({
     ...row,
     features: row.features.map((v, j) => (j === telling && row.item.kind === 'bonafide' ? v + 1.2 : v)),
   }));
-  const shifted = recordingPathFigures(wavRows, blurred, 'blurred').json;
+  const shifted = arrivalOf(blurred, 'blurred');
   assert.deepEqual(shifted.wav, same.wav, 'the WAV figures do not depend on the other arrival');
   const rejected = (counts: unknown): number =>
     typeof counts === 'object' && counts !== null && 'rejected' in counts && typeof counts.rejected === 'number'
       ? counts.rejected
       : Number.NaN;
   assert.ok(rejected(shifted.other) > rejected(shifted.wav), JSON.stringify(shifted));
-  assert.throws(() => recordingPathFigures(wavRows, copies.slice(1), 'short'));
+  assert.throws(() => arrivalOf(copies.slice(1), 'short'));
 });
