@@ -9,8 +9,8 @@
  *    truncation, each a windowed-sinc fractional delay of distance / c with gain β^reflections / distance;
  *  - loudspeaker: a resonant high-pass (80-400 Hz), a gentle high-frequency roll-off and one or two peaks
  *    or dips (RBJ biquads), optional tanh soft clipping;
- *  - microphone: a first-order high-pass, white self-noise and a background at low level (brown noise, or
- *    babble made of other bona fide items of the same fold).
+ *  - microphone: a first-order high-pass, white self-noise and a background at low level (brown noise, white
+ *    hiss, or babble made of other bona fide items of the same fold).
  * No mains hum: the sox chain has it, this one leaves it unseen. Eval code only: the server never runs it.
  * Deterministic for a given seed.
  */
@@ -249,8 +249,9 @@ export interface MicrophoneLevels {
 
 /**
  * A microphone and recorder picking up `x` (16 kHz): a first-order high-pass (40-120 Hz), a background
- * (brown noise, or babble of `babble` when drawn) and white self-noise at levels under the speech drawn from
- * `levels`, then the recorder's gain (peak at -1 to -6 dBFS). What it drew is appended to `recipe`.
+ * (babble of `babble` 40% of the time when given, brown noise 30%, white hiss otherwise) and white
+ * self-noise at levels under the speech drawn from `levels`, then the recorder's gain (peak at -1 to -6 dBFS).
+ * What it drew is appended to `recipe`.
  *
  * @example
  * const recipe: string[] = [];
@@ -280,7 +281,8 @@ export function pickUp(
   const level = rms(x) || 1e-9;
   const background = new Float64Array(x.length);
   const backgroundDb = between(...levels.backgroundDb);
-  if (babble.length > 0 && random() < 0.5) {
+  const draw = random();
+  if (babble.length > 0 && draw < 0.4) {
     for (const other of babble) {
       if (other.length === 0) continue;
       const offset = Math.floor(random() * other.length);
@@ -288,13 +290,18 @@ export function pickUp(
         background[i] = (background[i] ?? 0) + (other[(offset + i) % other.length] ?? 0);
     }
     recipe.push(`babble of ${babble.length} at ${r1(backgroundDb)} dB`);
-  } else {
+  } else if (draw < 0.7) {
     let brown = 0;
     for (let i = 0; i < background.length; i++) {
       brown = 0.995 * brown + (random() * 2 - 1);
       background[i] = brown;
     }
     recipe.push(`brown noise at ${r1(backgroundDb)} dB`);
+  } else {
+    // Broadband hiss: a fan, or a laptop microphone's preamplifier noise raised by automatic gain control. It
+    // fills the band above a narrowband talker's speech, which brown noise and babble leave empty.
+    for (let i = 0; i < background.length; i++) background[i] = random() * 2 - 1;
+    recipe.push(`white noise at ${r1(backgroundDb)} dB`);
   }
   const backgroundGain = (level * 10 ** (backgroundDb / 20)) / (rms(background) || 1);
   const selfNoiseDb = between(...levels.selfNoiseDb);

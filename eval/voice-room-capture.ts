@@ -15,8 +15,8 @@ import { convolve, imageSourceImpulseResponse, pickUp, type Point } from './voic
 
 /**
  * `samples` (16 kHz) spoken by a talker at head height in a room 3-7 m a side (wall absorption 0.2-0.8) to a
- * microphone 0.2-1.5 m away, picked up with a background 15-40 dB under the speech (brown noise, or babble
- * of `babble` when drawn) and self-noise 45-65 dB under it.
+ * microphone 0.2-1.5 m away, picked up with a background 15-40 dB under the speech (babble of `babble`, brown
+ * noise or white hiss: `pickUp`) and self-noise 45-65 dB under it.
  *
  * @example
  * const { samples, recipe } = captureInRoom(readCorpusWav(path), 50_000, [other1, other2]);

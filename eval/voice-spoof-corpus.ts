@@ -42,6 +42,15 @@ export const TRAINING_ONLY_KINDS = ['vocoded', 'rerecorded', 'room-live'] as con
 export type TrainingOnlyKind = (typeof TRAINING_ONLY_KINDS)[number];
 export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
+/**
+ * The cache folder of a class simulated from bona fide speech. Audio and rows are cached by path, so a
+ * simulator whose output changes gets a new folder: `rerecorded` and `room-live` are in their second version
+ * (white hiss among the microphone backgrounds, 2026-11-25).
+ */
+const SIMULATED_FOLDERS: Readonly<Record<Exclude<TrainingOnlyKind, 'vocoded'>, string>> = {
+  rerecorded: 'rerecorded-2',
+  'room-live': 'room-live-2',
+};
 
 export interface CorpusItem {
   readonly kind: CorpusKind;
@@ -248,7 +257,7 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   const { voiceDir, cacheDir } = options;
   const log = options.log ?? (() => undefined);
   const scratch = join(cacheDir, 'scratch');
-  for (const dir of ['bonafide', ...ATTACK_KINDS, ...TRAINING_ONLY_KINDS, 'scratch', 'raw'])
+  for (const dir of ['bonafide', ...ATTACK_KINDS, 'vocoded', ...Object.values(SIMULATED_FOLDERS), 'scratch', 'raw'])
     mkdirSync(join(cacheDir, dir), { recursive: true });
   const items: CorpusItem[] = [];
 
@@ -407,14 +416,15 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
 }
 
 /**
- * Each bona fide item once through a simulator (seeded by `seedBase` + its index), cached under `kind`/, in
+ * Each bona fide item once through a simulator (seeded by `seedBase` + its index), cached in its
+ * SIMULATED_FOLDERS folder, in
  * its source's fold; babble from three other speakers' items of the same fold, so that no test-fold speech
  * enters a training item.
  */
 function simulatedFromBonafide(
   bonafide: readonly CorpusItem[],
   cacheDir: string,
-  kind: TrainingOnlyKind,
+  kind: keyof typeof SIMULATED_FOLDERS,
   seedBase: number,
   simulate: (
     samples: Float32Array,
@@ -423,7 +433,7 @@ function simulatedFromBonafide(
   ) => { readonly samples: Float32Array; readonly recipe: string },
 ): CorpusItem[] {
   return bonafide.map((item, i) => {
-    const path = join(cacheDir, kind, `${i}.wav`);
+    const path = join(cacheDir, SIMULATED_FOLDERS[kind], `${i}.wav`);
     let recipe = 'cached';
     if (!existsSync(path)) {
       const result = simulate(readCorpusWav(item.path), seedBase + i, foldBabble(bonafide, item, i));
@@ -452,7 +462,7 @@ function writeCorpusWav(path: string, samples: Float32Array): void {
 /**
  * The bona fide items captured live in a room by another simulator than the training class's
  * (voice-room-capture.ts `soxRoomCapture`), as the same items (kind, source, fold) at new paths: a second
- * arrival to score held-out speakers by (train-voice-spoof.ts `recordingPathFigures`), never trained on.
+ * arrival to score held-out speakers by (train-voice-spoof.ts `evaluateRows` arrivals), never trained on.
  *
  * @example
  * const captured = roomCapturedBonafide(items, '/tmp/veriport-voice-spoof');

@@ -10,7 +10,7 @@
  * trained on: an arrival of train-voice-spoof.ts `evaluateRows`).
  * Rows are cached beside the audio (keyed by file, feature version and path); the server never uses this.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lfcc } from '../src/engines/voice/features/lfcc.js';
 import { powerSpectrogram } from '../src/engines/voice/features/power-spectrum.js';
@@ -183,11 +183,15 @@ export async function spoofRows(
       writeCache(cachePath, rows, cached);
     }
   }
-  writeCache(cachePath, rows, cached);
+  if (computed > 0) writeCache(cachePath, rows, cached);
   return computed > 0 ? { rows, featureMsPer5s: (featureMs / seconds) * 5 } : { rows };
 }
 
-/** Writes `rows` over the cache read before (`cached`), so that rows of items not asked for this time stay. */
+/**
+ * Writes `rows` over the cache read before (`cached`), so that rows of items not asked for this time stay.
+ * Written beside and renamed, so that a run stopped mid-write, or another run reading the cache meanwhile,
+ * never meets half a file.
+ */
 function writeCache(path: string, rows: readonly SpoofRow[], cached: ReadonlyMap<string, CachedRow>): void {
   const entries = new Map(cached);
   for (const row of rows)
@@ -196,5 +200,6 @@ function writeCache(path: string, rows: readonly SpoofRow[], cached: ReadonlyMap
       wide: [...row.wide],
       ...(row.refused ? { refused: row.refused } : {}),
     });
-  writeFileSync(path, JSON.stringify(Object.fromEntries(entries)));
+  writeFileSync(`${path}.part`, JSON.stringify(Object.fromEntries(entries)));
+  renameSync(`${path}.part`, path);
 }

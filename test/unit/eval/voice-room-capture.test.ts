@@ -35,6 +35,30 @@ test('captureInRoom: deterministic by seed; a talker 0.2-1.5 m away, the pause u
   }
 });
 
+test('captureInRoom: the background is babble, brown noise or white hiss, and hiss fills the upper band', () => {
+  const babble = [speech.map((v, i) => v * Math.sin(i / 50))];
+  // The share of the pause's power in its first difference: about 2 for white noise, near 0 for brown noise.
+  const roughness = (x: Float32Array): number => {
+    let power = 0;
+    let differences = 0;
+    for (let i = 1.6 * RATE; i < 2 * RATE; i++) {
+      power += (x[i] ?? 0) ** 2;
+      differences += ((x[i] ?? 0) - (x[i - 1] ?? 0)) ** 2;
+    }
+    return differences / power;
+  };
+  const byBackground = new Map<string, number[]>();
+  for (let seed = 1; seed <= 24; seed++) {
+    const { samples, recipe } = captureInRoom(speech, seed, babble);
+    const background = /(babble|brown noise|white noise)/.exec(recipe)?.[1] ?? 'none';
+    byBackground.set(background, [...(byBackground.get(background) ?? []), roughness(samples)]);
+  }
+  assert.deepEqual([...byBackground.keys()].sort(), ['babble', 'brown noise', 'white noise']);
+  const white = Math.min(...(byBackground.get('white noise') ?? []));
+  const brown = Math.max(...(byBackground.get('brown noise') ?? []));
+  assert.ok(white > 1 && brown < 0.5 && white > 3 * brown, `white ${white.toFixed(3)}, brown ${brown.toFixed(3)}`);
+});
+
 test('soxRoomCapture: repeatable by seed; reverberation fills the start of the pause above the noise', () => {
   const dir = mkdtempSync(join(tmpdir(), 'veriport-room-'));
   try {
