@@ -25,8 +25,11 @@
  *  - the replay kinds again under the `mechanism` protocol (no loudspeaker in training: `rerecorded` out too);
  *  - live speech captured in a room: the leave-one-attack-out models score each held-out bona fide item as sox
  *    captures it in a room (reverb and noise; a simulator no training class uses), at the table's thresholds;
+ *  - replays from a battery-powered device held close: the leave-one-attack-out models score each held-out
+ *    replay as `closeBatteryReplays` makes it (no mains hum, little room), at the table's thresholds;
  *  - with `--opus KBPS`: the leave-one-attack-out models (trained on the WAV rows, as shipped) also score each
  *    test item as WebM/Opus at KBPS kbit/s, what browsers' MediaRecorder sends, at the WAV rows' thresholds.
+ * Each of these arrivals is scored by the models of the table (one pass: `leaveOneAttackOut`).
  * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
  * two VAD statistics blocks; one `train`ed model per member on its columns, the sample's logit the mean of
  * theirs, as at run time); the held-out scores are the fused ones. The shipped model is trained on everything.
@@ -56,6 +59,7 @@ import { TARGET_BPCER_BY_LEVEL } from '../src/engines/liveness/workflows.js';
 import {
   ATTACK_KINDS,
   buildCorpus,
+  closeBatteryReplays,
   FOLDS,
   roomCapturedBonafide,
   TRAINING_ONLY_KINDS,
@@ -604,11 +608,15 @@ function arrivalFigures(
 ): { markdown: string; json: Record<string, unknown> } {
   const counts = { wav: emptyCounts(), other: emptyCounts() };
   const bySet: { wav: SetRejections; other: SetRejections } = { wav: {}, other: {} };
+  const byKind: string[] = [];
   const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
   for (const run of runs) {
     const otherScored = run.arrivals[k] ?? [];
-    addCounts(counts.wav, errorsAt(run.scored, target));
-    addCounts(counts.other, errorsAt(otherScored, target, run.scored));
+    const wav = errorsAt(run.scored, target);
+    const other = errorsAt(otherScored, target, run.scored);
+    addCounts(counts.wav, wav);
+    addCounts(counts.other, other);
+    byKind.push(`${run.held} ${percent(wav.accepted, wav.attacks)} → ${percent(other.accepted, other.attacks)}`);
     addSetRejections(bySet.wav, rejectionsBySet(run.scored, target));
     addSetRejections(bySet.other, rejectionsBySet(otherScored, target, run.scored));
   }
@@ -621,6 +629,7 @@ function arrivalFigures(
       '|---|---|---|---|',
       line('48/44.1 kHz WAV (the table above)', counts.wav, setRejectionsText(bySet.wav)),
       line(label, counts.other, setRejectionsText(bySet.other)),
+      `\nAPCER by unseen kind, WAV → this arrival: ${byKind.join(', ')}.`,
     ].join('\n'),
     json: { label, wav: counts.wav, other: counts.other, bpcerBySet: bySet },
   };
@@ -841,6 +850,25 @@ async function roomCaptureArrival(
 }
 
 /**
+ * The `replay` items as a battery-powered device held close to the microphone plays them (voice-spoof-corpus.ts
+ * `closeBatteryReplays`: no mains hum, little room), as an arrival: every other item arrives as before.
+ */
+async function closeReplayArrival(
+  items: readonly CorpusItem[],
+  rows: readonly Row[],
+  cacheDir: string,
+): Promise<Arrival> {
+  const close = await spoofRows(closeBatteryReplays(items, cacheDir), cacheDir);
+  const replays = items.filter((item) => item.kind === 'replay');
+  const byPath = new Map(replays.map((item, i) => [item.path, close.rows[i]]));
+  return {
+    label: 'replays from a battery-powered device held close (no hum, little room)',
+    key: 'closeReplay',
+    rows: rows.map((row) => byPath.get(row.item.path) ?? { ...row }),
+  };
+}
+
+/**
  * Builds the corpus, computes every item's row as the service meets it (eval/voice-spoof-rows.ts), evaluates
  * leave-one-attack-out and all-kinds-seen, and trains the model on everything.
  *
@@ -872,6 +900,7 @@ export async function evaluateVoiceSpoof(options: {
     });
   }
   arrivals.push(await roomCaptureArrival(items, rows, options.cacheDir));
+  arrivals.push(await closeReplayArrival(items, rows, options.cacheDir));
   return evaluateRows(rows, {
     trainingOnly: options.trainingOnly,
     ...(featureMsPer5s !== undefined ? { featureMsPer5s } : {}),

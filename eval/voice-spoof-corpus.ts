@@ -19,7 +19,8 @@
  *    spoken in an image-source room to a microphone 0.2-1.5 m away, with background noise
  *    (eval/voice-room-capture.ts `captureInRoom`), in its source's fold.
  * `roomCapturedBonafide` gives the bona fide items captured in a room by another simulator (sox), to measure
- * held-out live speakers in a room.
+ * held-out live speakers in a room; `closeBatteryReplays` the replays again from a battery-powered device held
+ * close to the microphone, to measure replays without mains hum.
  * Every item belongs to one of three folds: bona fide by speaker (LibriSpeech speakers dealt round-robin,
  * FSDD's six speakers two per fold), replays by the fold of their bona fide source, TTS by text and voice.
  * The server never uses this; eval/train-voice-spoof.ts does.
@@ -162,8 +163,18 @@ function toCorpusWav(input: string, output: string, effects: readonly string[] =
   renameSync(partial, output);
 }
 
+/**
+ * Where a replay is played from: a mains-powered loudspeaker in the room (the `replay` kinds: hum, sox's full
+ * wet gain), or a battery-powered phone or tablet held close to the microphone (no hum; the direct sound
+ * 4-10 dB over the room's, sox's wet gain -10..-4 dB).
+ */
+export type ReplayDevice = 'mains' | 'close-battery';
+
 /** A replay chain: loudspeaker, room, hum, re-recording noise and microphone, drawn from `random`. */
-function replayChain(random: () => number): { effects: string[]; hum: { frequency: number; db: number } } {
+function replayChain(
+  random: () => number,
+  device: ReplayDevice = 'mains',
+): { effects: string[]; hum?: { frequency: number; db: number } } {
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] ?? (values[0] as T);
   const between = (low: number, high: number): number => Math.round((low + random() * (high - low)) * 10) / 10;
   // Loudspeaker: small drivers roll off below ~150-500 Hz; cheap ones stop at 3.5-7 kHz; a resonance bump.
@@ -182,57 +193,52 @@ function replayChain(random: () => number): { effects: string[]; hum: { frequenc
   if (random() < 0.5) effects.push('overdrive', String(between(2, 8)));
   // Room: reverberance, room scale, pre-delay.
   effects.push('reverb', String(between(20, 80)), '50', String(between(30, 100)), '100', String(between(0, 20)));
+  const hum = { frequency: pick([50, 60]), db: between(-50, -32) };
+  // Drawn after the mains chain's draws, so that the `replay` kinds stay as they were.
+  if (device === 'close-battery') {
+    effects.push(String(between(-10, -4)), 'channels', '1');
+    return { effects };
+  }
   effects.push('channels', '1');
-  return { effects, hum: { frequency: pick([50, 60]), db: between(-50, -32) } };
+  return { effects, hum };
+}
+
+/** `seconds` of a sox `synth` signal (16 kHz mono 16-bit, seeded by -R) at `gainDb`, written to `path`. */
+function synthesize(path: string, seconds: number, signal: readonly string[], gainDb: number): void {
+  const format = ['-r', '16000', '-c', '1', '-b', '16'];
+  run('sox', ['-R', '-n', ...format, path, 'synth', String(seconds), ...signal, 'gain', String(gainDb)]);
 }
 
 /**
- * Replays `input` to `output`: sox chain, then mains hum and pink re-recording noise mixed in, then a
- * microphone high-pass and normalisation.
+ * Replays `input` to `output` from `device`: sox chain, then mains hum (from a mains-powered device) and pink
+ * re-recording noise mixed in, then a microphone high-pass and normalisation.
  */
-function replay(input: string, output: string, random: () => number, scratch: string): string {
-  const { effects, hum } = replayChain(random);
+function replay(
+  input: string,
+  output: string,
+  random: () => number,
+  scratch: string,
+  device: ReplayDevice = 'mains',
+): string {
+  const { effects, hum } = replayChain(random, device);
   const played = join(scratch, 'played.wav');
-  run('sox', [input, '-r', '16000', '-c', '1', '-b', '16', played, ...effects, 'rate', '16000']);
+  // -R: sox's noise and dither seeded alike on every run, so that a replay is made the same way each time.
+  run('sox', ['-R', input, '-r', '16000', '-c', '1', '-b', '16', played, ...effects, 'rate', '16000']);
   const duration = Number(spawnSync('soxi', ['-D', played]).stdout.toString().trim());
   const noise = join(scratch, 'noise.wav');
   const noiseDb = Math.round(-60 + random() * 25);
-  run('sox', [
-    '-n',
-    '-r',
-    '16000',
-    '-c',
-    '1',
-    '-b',
-    '16',
-    noise,
-    'synth',
-    String(duration),
-    'pinknoise',
-    'gain',
-    String(noiseDb),
-  ]);
-  const humOnly = join(scratch, 'hum.wav');
-  run('sox', [
-    '-n',
-    '-r',
-    '16000',
-    '-c',
-    '1',
-    '-b',
-    '16',
-    humOnly,
-    'synth',
-    String(duration),
-    'sine',
-    String(hum.frequency),
-    'gain',
-    String(hum.db),
-  ]);
+  synthesize(noise, duration, ['pinknoise'], noiseDb);
+  const inputs = [played, noise];
+  if (hum !== undefined) {
+    const humOnly = join(scratch, 'hum.wav');
+    synthesize(humOnly, duration, ['sine', String(hum.frequency)], hum.db);
+    inputs.push(humOnly);
+  }
   const partial = `${output}.part.wav`;
-  run('sox', ['-m', played, noise, humOnly, '-b', '16', partial, 'highpass', '40', 'gain', '-n', '-3']);
+  run('sox', ['-R', '-m', ...inputs, '-b', '16', partial, 'highpass', '40', 'gain', '-n', '-3']);
   renameSync(partial, output);
-  return `sox ${effects.join(' ')}; hum ${hum.frequency} Hz ${hum.db} dB; pink noise ${noiseDb} dB`;
+  const humText = hum === undefined ? 'no hum' : `hum ${hum.frequency} Hz ${hum.db} dB`;
+  return `sox ${effects.join(' ')}; ${humText}; pink noise ${noiseDb} dB`;
 }
 
 export interface CorpusOptions {
@@ -480,6 +486,32 @@ export function roomCapturedBonafide(items: readonly CorpusItem[], cacheDir: str
         writeCorpusWav(path, result.samples);
       }
       return { ...item, path, recipe: `${item.recipe}, captured in a room: ${recipe}` };
+    });
+}
+
+/**
+ * The `replay` items again, each played from a battery-powered device held close to the microphone
+ * (`ReplayDevice` 'close-battery': no mains hum, little room), as the same items (kind, source, fold) at new
+ * paths: a second arrival of the replays to score held-out replays by (train-voice-spoof.ts `evaluateRows`
+ * arrivals), never trained on. What a phone-to-phone replay gives, where the `replay` kinds always hum.
+ *
+ * @example
+ * const close = closeBatteryReplays(items, '/tmp/veriport-voice-spoof');
+ */
+export function closeBatteryReplays(items: readonly CorpusItem[], cacheDir: string): CorpusItem[] {
+  const scratch = join(cacheDir, 'scratch');
+  for (const dir of ['close-replay', 'scratch']) mkdirSync(join(cacheDir, dir), { recursive: true });
+  const bonafide = items.filter((item) => item.kind === 'bonafide');
+  return items
+    .filter((item) => item.kind === 'replay')
+    .map((item, i) => {
+      // buildCorpus makes replay i of bona fide item i.
+      const source = bonafide[i];
+      if (source?.source !== item.source) throw new Error('replays are made one per bona fide item, in order');
+      const path = join(cacheDir, 'close-replay', `${i}.wav`);
+      let recipe = 'cached';
+      if (!existsSync(path)) recipe = replay(source.path, path, seededRandom(70_000 + i), scratch, 'close-battery');
+      return { ...item, path, recipe };
     });
 }
 
