@@ -547,9 +547,9 @@ const SHIPPED_CHOICE: ModelChoice = {
 };
 
 /**
- * Another arrival of the corpus items (WebM/Opus, a room capture): `rows` holds the same items as the WAV rows,
- * index for index, each as it arrives by that path. Scored by the leave-one-attack-out models, never trained
- * on; `key` names its entry in the JSON report.
+ * Another arrival of the corpus items (WebM/Opus, a room capture, close replays): `rows` holds the same items
+ * as the WAV rows, index for index, each as it arrives by that path. Scored by the leave-one-attack-out
+ * models, never trained on; `key` names its entry in the JSON report.
  */
 export interface Arrival {
   readonly label: string;
