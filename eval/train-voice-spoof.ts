@@ -306,6 +306,21 @@ export interface Member {
   readonly columns: readonly number[];
 }
 
+/** The classifier an evaluation trains: members, range cues, logistic mask and terms. */
+interface ModelChoice {
+  readonly members: readonly Member[];
+  readonly cueIndices: readonly number[];
+  readonly mask: LogisticMask;
+  readonly terms: ClassifierTerms;
+}
+
+const SHIPPED_CHOICE: ModelChoice = {
+  members: VOICE_SPOOF_MEMBERS,
+  cueIndices: CUE_INDICES,
+  mask: SHIPPED_MASK,
+  terms: CLASSIFIER_TERMS,
+};
+
 interface TrainedMember extends TrainedModel {
   readonly name: string;
   readonly columns: readonly number[];
@@ -324,13 +339,7 @@ const inMember = (indices: readonly number[], columns: readonly number[]): numbe
  * One model per member, each trained by `train` on its columns of the rows; `cueIndices` and `mask` name
  * full-row indices (a member's range and density terms check the cues among its columns).
  */
-function trainFused(
-  rows: readonly Row[],
-  members: readonly Member[] = VOICE_SPOOF_MEMBERS,
-  cueIndices: readonly number[] = CUE_INDICES,
-  mask: LogisticMask = {},
-  terms: ClassifierTerms = CLASSIFIER_TERMS,
-): TrainedFusion {
+function trainFused(rows: readonly Row[], { members, cueIndices, mask, terms }: ModelChoice): TrainedFusion {
   return {
     members: members.map(({ name, columns }) => {
       const memberRows = rows.map((row) => ({
@@ -362,19 +371,13 @@ function crossValidate(
   rows: readonly Row[],
   trainOn: (row: Row) => boolean,
   testOn: (row: Row) => boolean,
-  members: readonly Member[] = VOICE_SPOOF_MEMBERS,
-  cueIndices: readonly number[] = CUE_INDICES,
-  mask: LogisticMask = {},
-  terms: ClassifierTerms = CLASSIFIER_TERMS,
+  choice: ModelChoice,
 ): Scored[] {
   const scored: Scored[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const model = trainFused(
       rows.filter((row) => row.item.fold !== fold && trainOn(row)),
-      members,
-      cueIndices,
-      mask,
-      terms,
+      choice,
     );
     for (const row of rows)
       if (row.item.fold === fold && testOn(row))
@@ -531,21 +534,6 @@ const levelRates = (byLevel: readonly ErrorCounts[]): { apcer: number[]; bpcer: 
   bpcer: byLevel.map((c) => c.rejected / c.bonafide),
 });
 
-/** The classifier an evaluation trains: members, range cues, logistic mask and terms. */
-interface ModelChoice {
-  readonly members: readonly Member[];
-  readonly cueIndices: readonly number[];
-  readonly mask: LogisticMask;
-  readonly terms: ClassifierTerms;
-}
-
-const SHIPPED_CHOICE: ModelChoice = {
-  members: VOICE_SPOOF_MEMBERS,
-  cueIndices: CUE_INDICES,
-  mask: SHIPPED_MASK,
-  terms: CLASSIFIER_TERMS,
-};
-
 /**
  * Another arrival of the corpus items (WebM/Opus, a room capture, close replays): `rows` holds the same items
  * as the WAV rows, index for index, each as it arrives by that path. Scored by the leave-one-attack-out
@@ -584,10 +572,7 @@ function leaveOneAttackOut(
       all,
       (row) => !arrivalOf.has(row) && trainsWhileHeldOut(row, held, protocol),
       (row) => row.item.kind === 'bonafide' || row.item.kind === held,
-      choice.members,
-      choice.cueIndices,
-      choice.mask,
-      choice.terms,
+      choice,
     );
     return {
       held,
@@ -705,7 +690,6 @@ export function evaluateRows(
     mask: options.mask ?? SHIPPED_CHOICE.mask,
     terms: options.terms ?? SHIPPED_CHOICE.terms,
   };
-  const { members, cueIndices, mask, terms } = choice;
   const arrivals = options.arrivals ?? [];
   for (const arrival of arrivals)
     if (arrival.rows.length !== allRows.length) throw new Error(`${arrival.label}: not the same items as the rows`);
@@ -777,10 +761,7 @@ export function evaluateRows(
     rows,
     () => true,
     (row) => !isTrainingOnly(row),
-    members,
-    cueIndices,
-    mask,
-    terms,
+    choice,
   );
   lines.push('');
   lines.push(
@@ -824,7 +805,7 @@ export function evaluateRows(
         .map((s) => round(s.pLive))
         .sort((a, b) => a - b),
     },
-    model: trainFused(rows, members, cueIndices, mask, terms),
+    model: trainFused(rows, choice),
     counts,
   };
 }

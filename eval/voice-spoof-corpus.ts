@@ -423,20 +423,15 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
 
 /**
  * Each bona fide item once through a simulator (seeded by `seedBase` + its index), cached in its
- * SIMULATED_FOLDERS folder, in
- * its source's fold; babble from three other speakers' items of the same fold, so that no test-fold speech
- * enters a training item.
+ * SIMULATED_FOLDERS folder, in its source's fold; babble from three other speakers' items of the same fold, so
+ * that no test-fold speech enters a training item.
  */
 function simulatedFromBonafide(
   bonafide: readonly CorpusItem[],
   cacheDir: string,
   kind: keyof typeof SIMULATED_FOLDERS,
   seedBase: number,
-  simulate: (
-    samples: Float32Array,
-    seed: number,
-    babble: readonly Float32Array[],
-  ) => { readonly samples: Float32Array; readonly recipe: string },
+  simulate: typeof rerecord | typeof captureInRoom,
 ): CorpusItem[] {
   return bonafide.map((item, i) => {
     const path = join(cacheDir, SIMULATED_FOLDERS[kind], `${i}.wav`);

@@ -232,7 +232,9 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
       features,
     };
   });
-  const fused = trainFused(rows, members, cues);
+  // No logistic mask, so that each member is the plain single-model trainer on its columns.
+  const choice = { members, cueIndices: cues, mask: {}, terms: CLASSIFIER_TERMS };
+  const fused = trainFused(rows, choice);
   assert.deepEqual(
     fused.members.map((member) => member.columns),
     members.map((member) => member.columns),
@@ -247,8 +249,7 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
     rows,
     () => true,
     () => true,
-    members,
-    cues,
+    choice,
   );
   const trainedOn = rows.filter((row) => row.item.fold !== 0);
   const [a, b] = members.map(({ columns }) => train(onColumns(columns, trainedOn), [2, 3]));
