@@ -11,6 +11,8 @@
  *    or dips (RBJ biquads), optional tanh soft clipping;
  *  - microphone: a first-order high-pass, white self-noise and a background at low level (brown noise, white
  *    hiss, or babble made of other bona fide items of the same fold).
+ *  - placement: the microphone across the room from the loudspeaker (0.3-2.5 m, a replay from a loudspeaker in
+ *    the room) or held close to it (5-35 cm, a phone playing into another phone: the direct sound dominates).
  * No mains hum: the sox chain has it, this one leaves it unseen. Eval code only: the server never runs it.
  * Deterministic for a given seed.
  */
@@ -18,6 +20,13 @@ import { fft1d } from '../src/lib/fft.js';
 import { seededRandom } from '../src/lib/seeded-random.js';
 
 const RATE = 16_000;
+
+/** Loudspeaker-to-microphone distances (m) a re-recording draws from. */
+export type Reach = readonly [number, number];
+/** A loudspeaker in the room, the microphone 0.3-2.5 m away. */
+export const ACROSS_ROOM: Reach = [0.3, 2.5];
+/** A phone or tablet held 5-35 cm from the microphone. */
+export const HELD_CLOSE: Reach = [0.05, 0.35];
 /** Speed of sound, m/s. */
 export const SPEED_OF_SOUND = 343;
 /** Half-length of the windowed-sinc fractional delay, samples. */
@@ -172,15 +181,18 @@ const rms = (samples: Float64Array | Float32Array): number => {
 
 /**
  * Plays `samples` (16 kHz) through a loudspeaker into a room and re-records them, every setting drawn from
- * `seed`. `babble` holds other bona fide items to mix in at low level as background talk (when drawn).
+ * `seed`. `babble` holds other bona fide items to mix in at low level as background talk (when drawn);
+ * `reach` the range the microphone's distance from the loudspeaker is drawn from.
  *
  * @example
  * const { samples, recipe } = rerecord(readCorpusWav(path), 40_000, [other1, other2]);
+ * const close = rerecord(readCorpusWav(path), 95_000, [other1], HELD_CLOSE);
  */
 export function rerecord(
   samples: Float32Array,
   seed: number,
   babble: readonly Float32Array[] = [],
+  reach: Reach = ACROSS_ROOM,
 ): { samples: Float32Array; recipe: string } {
   const random = seededRandom(seed);
   const between = (low: number, high: number): number => low + random() * (high - low);
@@ -220,12 +232,12 @@ export function rerecord(
     between(margin, Math.min(size[2] - margin, 2)),
   ];
   const source = inside(0.5);
-  // The microphone 0.3-2.5 m from the loudspeaker, inside the room.
+  // The microphone `reach` from the loudspeaker, inside the room.
   let microphone = inside(0.3);
-  const reach = between(0.3, 2.5);
+  const away = between(...reach);
   const direction = distance(microphone, source) || 1;
   const toward = (k: 0 | 1 | 2): number => {
-    const value = source[k] + ((microphone[k] - source[k]) * reach) / direction;
+    const value = source[k] + ((microphone[k] - source[k]) * away) / direction;
     return Math.min(Math.max(value, 0.2), size[k] - 0.2);
   };
   microphone = [toward(0), toward(1), toward(2)];

@@ -12,9 +12,10 @@
  *    vocoders of eval/voice-vocoding.ts (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim),
  *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share;
  *  - `rerecorded` (training only, never an evaluated kind; made when `withRerecorded` asks, as the spoof
- *    eval does by default since 2026-11-25): each bona fide item played and re-recorded through a
+ *    eval does by default since 2026-11-25): each bona fide item played and re-recorded twice through a
  *    loudspeaker, image-source room and microphone simulated by eval/voice-rerecording.ts (our own code, not
- *    the sox chain of `replay`; no mains hum), in its source's fold, babble from its own fold;
+ *    the sox chain of `replay`; no mains hum), once with the microphone across the room and once held close
+ *    to the loudspeaker (since the eighteenth session), in its source's fold, babble from its own fold;
  *  - `room-live` (training only, live; made when `withRoomLive` asks, by default too): each bona fide item
  *    spoken in an image-source room to a microphone 0.2-1.5 m away, with background noise
  *    (eval/voice-room-capture.ts `captureInRoom`), in its source's fold.
@@ -29,7 +30,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { seededRandom } from '../src/lib/seeded-random.js';
-import { rerecord } from './voice-rerecording.js';
+import { HELD_CLOSE, rerecord } from './voice-rerecording.js';
 import { captureInRoom, soxRoomCapture } from './voice-room-capture.js';
 import { VOCODERS, vocode } from './voice-vocoding.js';
 
@@ -43,13 +44,16 @@ export const TRAINING_ONLY_KINDS = ['vocoded', 'rerecorded', 'room-live'] as con
 export type TrainingOnlyKind = (typeof TRAINING_ONLY_KINDS)[number];
 export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
+/** The sets simulated from bona fide speech (training only): two kinds of re-recording and a live capture. */
+type SimulatedSet = 'rerecorded' | 'rerecorded-close' | 'room-live';
 /**
- * The cache folder of a class simulated from bona fide speech. Audio and rows are cached by path, so a
- * simulator whose output changes gets a new folder: `rerecorded` and `room-live` are in their second version
- * (white hiss among the microphone backgrounds, 2026-11-25).
+ * The cache folder of a simulated set. Audio and rows are cached by path, so a simulator whose output changes
+ * gets a new folder: `rerecorded` and `room-live` are in their second version (white hiss among the microphone
+ * backgrounds, 2026-11-25).
  */
-const SIMULATED_FOLDERS: Readonly<Record<Exclude<TrainingOnlyKind, 'vocoded'>, string>> = {
+const SIMULATED_FOLDERS: Readonly<Record<SimulatedSet, string>> = {
   rerecorded: 'rerecorded-2',
+  'rerecorded-close': 'rerecorded-close-1',
   'room-live': 'room-live-2',
 };
 
@@ -414,7 +418,12 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
   // Re-recorded bona fide (training only, when asked), an attack; bona fide captured in a room (training
   // only, live, when asked).
   if (options.withRerecorded === true)
-    items.push(...simulatedFromBonafide(bonafide, cacheDir, 'rerecorded', 40_000, rerecord));
+    items.push(
+      ...simulatedFromBonafide(bonafide, cacheDir, 'rerecorded', 40_000, rerecord),
+      ...simulatedFromBonafide(bonafide, cacheDir, 'rerecorded-close', 95_000, (samples, seed, babble) =>
+        rerecord(samples, seed, babble, HELD_CLOSE),
+      ),
+    );
   if (options.withRoomLive === true)
     items.push(...simulatedFromBonafide(bonafide, cacheDir, 'room-live', 50_000, captureInRoom));
   log(`all: ${items.length}`);
@@ -429,12 +438,13 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
 function simulatedFromBonafide(
   bonafide: readonly CorpusItem[],
   cacheDir: string,
-  kind: keyof typeof SIMULATED_FOLDERS,
+  set: SimulatedSet,
   seedBase: number,
-  simulate: typeof rerecord | typeof captureInRoom,
+  simulate: typeof captureInRoom,
 ): CorpusItem[] {
+  const kind: TrainingOnlyKind = set === 'room-live' ? 'room-live' : 'rerecorded';
   return bonafide.map((item, i) => {
-    const path = join(cacheDir, SIMULATED_FOLDERS[kind], `${i}.wav`);
+    const path = join(cacheDir, SIMULATED_FOLDERS[set], `${i}.wav`);
     let recipe = 'cached';
     if (!existsSync(path)) {
       const result = simulate(readCorpusWav(item.path), seedBase + i, foldBabble(bonafide, item, i));

@@ -12,6 +12,8 @@ import { bandLimitCues } from './spoof-cues/band-limit.js';
 import { pauseNoise } from './spoof-cues/breath-noise.js';
 import { frameLevelsDb } from './spoof-cues/frame-levels.js';
 import { globalVarianceRatio } from './spoof-cues/global-variance.js';
+import { fundamentalLevel } from './spoof-cues/fundamental-level.js';
+import { harmonicFrames } from './spoof-cues/harmonic-frames.js';
 import { harmonicPhase } from './spoof-cues/harmonic-phase.js';
 import { harmonicity, PITCH_FRAME, PITCH_HOP } from './spoof-cues/harmonicity.js';
 import { longTermSpectrum } from './spoof-cues/long-term-spectrum.js';
@@ -31,7 +33,7 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/9';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/10';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -65,6 +67,7 @@ export const VOICE_SPOOF_CUE_NAMES = [
   'harmonicity.pitchCurvature',
   'globalVariance.highOverLow',
   'harmonicPhase.coherence',
+  'fundamentalLevel',
 ] as const;
 export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
@@ -92,11 +95,11 @@ const CUE_COLUMNS = VOICE_SPOOF_CUE_NAMES.map((_, i) => CEPSTRA + i);
 /**
  * The feature blocks of the fused classifier's member models, each the row columns its model reads: per
  * sub-band that band's SUBBAND_VALUES values, then one member on the 128 statistics of the VAD decoder's
- * activations and one on the 128 of its first LSTM layer's outputs; each followed by the 18 cues (its range and
+ * activations and one on the 128 of its first LSTM layer's outputs; each followed by the 19 cues (its range and
  * density terms check the cues).
  *
  * @example
- * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [55, 55, 55, 146, 146]
+ * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [56, 56, 56, 147, 147]
  */
 export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly columns: readonly number[] }[] = [
   ...SUBBANDS.map(({ name }, b) => ({
@@ -158,6 +161,7 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
   const periodic = periodicity(speech);
   const harmonic = harmonicity(speech);
   const pauses = pauseNoise(levels, (f) => isSpeechFrame[f] === 1);
+  const harmonics = harmonicFrames(speech, { periods: harmonic.periods, frame: PITCH_FRAME, hop: PITCH_HOP });
   const cepstra = lfcc(spectrum, { filters: FILTERS, coefficients: CEPSTRA + 1, highHz: SPOOF_ANALYSIS_TOP_HZ });
   const cues: Record<VoiceSpoofCueName, number> = {
     'bandLimit.high4to7': band.high4to7,
@@ -177,8 +181,8 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'harmonicity.highBand': harmonic.highBand,
     'harmonicity.pitchCurvature': harmonic.pitchCurvature,
     'globalVariance.highOverLow': globalVarianceRatio(cepstra, select),
-    'harmonicPhase.coherence': harmonicPhase(speech, { periods: harmonic.periods, frame: PITCH_FRAME, hop: PITCH_HOP })
-      .coherence,
+    'harmonicPhase.coherence': harmonicPhase(harmonics).coherence,
+    fundamentalLevel: fundamentalLevel(harmonics),
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
   cepstralMeans(cepstra.values, select, spectrum.frames, row);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  ACROSS_ROOM,
   convolve,
+  HELD_CLOSE,
   imageSourceImpulseResponse,
   rerecord,
   SPEED_OF_SOUND,
@@ -85,4 +87,17 @@ test('rerecord: deterministic by seed, a different seed a different chain; same 
   const peak = a.samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   assert.ok(peak <= 10 ** (-1 / 20) + 1e-6 && peak >= 10 ** (-6 / 20) - 1e-6, `peak ${peak}`);
   assert.ok(a.samples.every((v) => Number.isFinite(v)));
+});
+
+test('rerecord: the microphone is drawn across the room by default and 5-35 cm away when held close', () => {
+  const speech = Float32Array.from({ length: RATE / 2 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 150 * i) / RATE));
+  const distanceOf = (recipe: string): number => Number(/distance ([\d.]+) m/.exec(recipe)?.[1]);
+  for (let seed = 1; seed <= 8; seed++) {
+    assert.equal(rerecord(speech, seed).recipe, rerecord(speech, seed, [], ACROSS_ROOM).recipe);
+    const close = distanceOf(rerecord(speech, seed, [], HELD_CLOSE).recipe);
+    // The recipe rounds to centimetres.
+    assert.ok(close >= HELD_CLOSE[0] - 0.005 && close <= HELD_CLOSE[1] + 0.005, `seed ${seed}: ${close} m`);
+  }
+  const across = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => distanceOf(rerecord(speech, seed).recipe));
+  assert.ok(Math.max(...across) > HELD_CLOSE[1], `across the room: ${across.join(', ')} m`);
 });

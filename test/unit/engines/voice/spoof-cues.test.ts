@@ -6,6 +6,8 @@ import { bandLimitCues } from '../../../../src/engines/voice/spoof-cues/band-lim
 import { pauseNoise } from '../../../../src/engines/voice/spoof-cues/breath-noise.js';
 import { frameLevelsDb } from '../../../../src/engines/voice/spoof-cues/frame-levels.js';
 import { globalVarianceRatio } from '../../../../src/engines/voice/spoof-cues/global-variance.js';
+import { fundamentalLevel } from '../../../../src/engines/voice/spoof-cues/fundamental-level.js';
+import { harmonicFrames } from '../../../../src/engines/voice/spoof-cues/harmonic-frames.js';
 import { harmonicPhase } from '../../../../src/engines/voice/spoof-cues/harmonic-phase.js';
 import { harmonicity, PITCH_FRAME, PITCH_HOP } from '../../../../src/engines/voice/spoof-cues/harmonicity.js';
 import { longTermSpectrum } from '../../../../src/engines/voice/spoof-cues/long-term-spectrum.js';
@@ -102,6 +104,35 @@ test('low-frequency roll-off: a small-loudspeaker high-pass lowers the 60-250 Hz
   const voiced = pulseTrain(2, 110, 0.02);
   const played = await soxEffects(voiced, ['highpass', '-2', '400']);
   assert.ok(lowFrequencyRolloff(ltasOf(played)) < lowFrequencyRolloff(ltasOf(voiced)) - 0.5);
+});
+
+test('fundamental level: a 300 Hz loudspeaker high-pass takes the fundamental down by about its attenuation there, at two pitches', async () => {
+  const levelOf = (samples: Float32Array): number =>
+    fundamentalLevel(
+      harmonicFrames(samples, { periods: harmonicity(samples).periods, frame: PITCH_FRAME, hop: PITCH_HOP }),
+    );
+  // (Above ~170 Hz the pitch track takes a perfectly regular pulse train an octave low: real voices are not.)
+  for (const f0 of [110, 150]) {
+    const voiced = pulseTrain(2, f0, 0.03);
+    const played = await soxEffects(voiced, ['highpass', '-2', '300']);
+    // A 2-pole Butterworth high-pass at 300 Hz: 10·log10(r⁴ / (1 + r⁴)) dB at r = f / 300.
+    const gainDb = (f: number): number => 10 * Math.log10((f / 300) ** 4 / (1 + (f / 300) ** 4));
+    const harmonicsDb = 10 * Math.log10([2, 3, 4].reduce((sum, k) => sum + 10 ** (gainDb(k * f0) / 10), 0) / 3);
+    const expected = gainDb(f0) - harmonicsDb;
+    const drop = levelOf(played) - levelOf(voiced);
+    assert.ok(
+      Math.abs(drop - expected) < 2.5,
+      `F0 ${f0}: dropped ${drop.toFixed(1)} dB, expected ${expected.toFixed(1)}`,
+    );
+  }
+  // No voiced frame: 0, not NaN.
+  const none = harmonicFrames(whiteNoise(1, -20, 2), {
+    periods: new Float64Array(50),
+    frame: PITCH_FRAME,
+    hop: PITCH_HOP,
+  });
+  assert.equal(none.count, 0);
+  assert.equal(fundamentalLevel(none), 0);
 });
 
 test('mains hum: 50 Hz at -40 dBFS stands out; without it the cue stays near 0', () => {
@@ -216,17 +247,17 @@ function harmonicsWithPhases(changeMs: number | undefined, seed = 13): Float32Ar
 
 test('harmonicPhase: steady relative harmonic phases are coherent from frame to frame, randomly re-drawn ones are not', () => {
   const coherenceOf = (samples: Float32Array): number =>
-    harmonicPhase(samples, { periods: harmonicity(samples).periods, frame: PITCH_FRAME, hop: PITCH_HOP }).coherence;
+    harmonicPhase(
+      harmonicFrames(samples, { periods: harmonicity(samples).periods, frame: PITCH_FRAME, hop: PITCH_HOP }),
+    ).coherence;
   const steady = coherenceOf(harmonicsWithPhases(undefined));
   const jumpy = coherenceOf(harmonicsWithPhases(10));
   assert.ok(steady > 0.6, `steady phases ${steady}`);
   assert.ok(jumpy < 0.35, `re-drawn phases ${jumpy}`);
   // Unvoiced input: no frame pairs, coherence 0.
-  const noise = harmonicPhase(whiteNoise(1, -20, 2), {
-    periods: new Float64Array(50),
-    frame: PITCH_FRAME,
-    hop: PITCH_HOP,
-  });
+  const noise = harmonicPhase(
+    harmonicFrames(whiteNoise(1, -20, 2), { periods: new Float64Array(50), frame: PITCH_FRAME, hop: PITCH_HOP }),
+  );
   assert.equal(noise.pairs, 0);
   assert.equal(noise.coherence, 0);
 });
@@ -271,7 +302,7 @@ test('harmonicPhase is the plain per-harmonic DFT of each frame to the bit (harm
   for (let i = 0; i < samples.length; i++) samples[i] = (samples[i] ?? 0) + 0.05 * Math.sin(i * 0.9);
   // A steady track: the period every frame sees is exactly 103.2 samples.
   const periods = new Float64Array(40).fill(103.2);
-  const actual = harmonicPhase(samples, { periods, frame: PITCH_FRAME, hop: PITCH_HOP });
+  const actual = harmonicPhase(harmonicFrames(samples, { periods, frame: PITCH_FRAME, hop: PITCH_HOP }));
   // The cue written the plain way: 512-sample Hann frames every 160, harmonics 1..6 one at a time.
   const window = Float64Array.from({ length: 512 }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / 511));
   const sums = new Float64Array(14);
