@@ -991,7 +991,7 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
       bonafide:
         'LibriSpeech train-clean-100 (251 speakers, one utterance each; V. Panayotov et al., ICASSP 2015, CC BY 4.0) and the Free Spoken Digit Dataset (6 speakers, ten-digit phrases; CC BY-SA 4.0)',
       attacks:
-        'generated: espeak-ng voices and variants, flite (kal, kal16, awb, rms, slt), festival (kal, ked diphone; slt HTS), sox-simulated replays of bona fide and TTS speech (loudspeaker roll-off and band limit, room reverb, mains hum, re-recording noise); training only: vocoded bona fide (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim phase reconstruction), bona fide re-recorded through a simulated loudspeaker, image-source room and microphone (eval/voice-rerecording.ts)',
+        'generated: espeak-ng voices and variants, flite (kal, kal16, awb, rms, slt), festival (kal, ked diphone; slt HTS), sox-simulated replays of bona fide and TTS speech (loudspeaker roll-off and band limit, room reverb, mains hum, re-recording noise); training only: vocoded bona fide (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim phase reconstruction), bona fide re-recorded twice through a simulated loudspeaker, image-source room and microphone, the microphone 0.3-2.5 m away and held 5-35 cm from the loudspeaker (eval/voice-rerecording.ts)',
       liveTrainingOnly:
         'bona fide spoken in an image-source room to a microphone 0.2-1.5 m away with background noise 15-40 dB under the speech (eval/voice-room-capture.ts), labelled live in the logistic part only',
       arrival:

@@ -46,6 +46,12 @@ export type CorpusKind = 'bonafide' | AttackKind | TrainingOnlyKind;
 export const FOLDS = 3;
 /** The sets simulated from bona fide speech (training only): two kinds of re-recording and a live capture. */
 type SimulatedSet = 'rerecorded' | 'rerecorded-close' | 'room-live';
+/** A set's simulator: a bona fide item's samples, a seed and babble from its fold in; the result and its recipe. */
+type Simulator = (
+  samples: Float32Array,
+  seed: number,
+  babble: readonly Float32Array[],
+) => { samples: Float32Array; recipe: string };
 /**
  * The cache folder of a simulated set. Audio and rows are cached by path, so a simulator whose output changes
  * gets a new folder: `rerecorded` and `room-live` are in their second version (white hiss among the microphone
@@ -440,7 +446,7 @@ function simulatedFromBonafide(
   cacheDir: string,
   set: SimulatedSet,
   seedBase: number,
-  simulate: typeof captureInRoom,
+  simulate: Simulator,
 ): CorpusItem[] {
   const kind: TrainingOnlyKind = set === 'room-live' ? 'room-live' : 'rerecorded';
   return bonafide.map((item, i) => {
