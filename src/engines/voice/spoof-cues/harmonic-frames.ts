@@ -37,15 +37,8 @@ export interface HarmonicFrames {
   readonly im: Float64Array;
 }
 
-const windows = new Map<number, Float64Array>();
-function hannOf(length: number): Float64Array {
-  let window = windows.get(length);
-  if (window === undefined) {
-    window = Float64Array.from({ length }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1)));
-    windows.set(length, window);
-  }
-  return window;
-}
+/** The Hann window of a frame. */
+const hann = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (FRAME - 1)));
 
 /** The track's period at sample `centre`, interpolated between its frames; 0 when not voiced there. */
 function periodAt(track: PitchTrack, centre: number): number {
@@ -69,7 +62,6 @@ function periodAt(track: PitchTrack, centre: number): number {
  * Math.hypot(frames.re[0], frames.im[0]); // the first voiced frame's fundamental
  */
 export function harmonicFrames(speech: Float32Array, track: PitchTrack): HarmonicFrames {
-  const window = hannOf(FRAME);
   const positions: number[] = [];
   const reValues: number[] = [];
   const imValues: number[] = [];
@@ -79,7 +71,7 @@ export function harmonicFrames(speech: Float32Array, track: PitchTrack): Harmoni
     if (period <= 0 || (RATE / period) * HARMONICS > TOP_HZ) continue;
     // A DFT at exactly k·F0 for each harmonic (rotating phasors, no bin rounding), two harmonics per pass
     // over the windowed frame: each harmonic's recurrence in local variables, the two chains overlapping.
-    for (let i = 0; i < FRAME; i++) windowed[i] = (speech[start + i] ?? 0) * (window[i] ?? 0);
+    for (let i = 0; i < FRAME; i++) windowed[i] = (speech[start + i] ?? 0) * (hann[i] ?? 0);
     positions.push(position);
     for (let k = 1; k <= HARMONICS; k += 2) {
       // With an odd HARMONICS the last pass computes its one harmonic twice.
