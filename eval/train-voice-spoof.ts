@@ -184,7 +184,7 @@ export const SHIPPED_MASK: LogisticMask = {
 
 /**
  * A Gaussian over standardised vectors: mean, and the inverse of the covariance whose off-diagonal entries
- * are shrunk by `shrink` towards 0 (so it stays well conditioned with 19 cues and a few hundred rows).
+ * are shrunk by `shrink` towards 0 (so it stays well conditioned with 20 cues and a few hundred rows).
  */
 function fitGaussian(vectors: readonly number[][], shrink: number): { centre: number[]; precision: number[] } {
   const m = vectors[0]?.length ?? 0;

@@ -1,7 +1,7 @@
 /**
  * The voice spoof classifier at run time, its parameters in voice-spoof-model.json (written by
  * eval/train-voice-spoof.ts). Five member models (voice-spoof-features/9: VOICE_SPOOF_MEMBERS): one per frequency
- * sub-band, on that band's cepstral statistics and the 19 named cues, so that an artefact confined to one band
+ * sub-band, on that band's cepstral statistics and the 20 named cues, so that an artefact confined to one band
  * is weighed by a model that sees that band alone (spoof-cues/subband-cepstra.ts), and two on the statistics
  * of the voice activity model's learnt representations (its decoder's activations; its first LSTM layer's
  * outputs) and the same cues (features/vad-activation-statistics.ts).

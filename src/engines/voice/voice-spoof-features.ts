@@ -33,7 +33,7 @@ import type { SpeechActivity } from './voice-activity.js';
 import { speechSamples } from './voice-activity.js';
 
 /** Bumped whenever a feature's definition changes: the model file names the version it was trained on. */
-export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/10';
+export const VOICE_SPOOF_FEATURE_VERSION = 'voice-spoof-features/11';
 
 const SAMPLE_RATE = 16_000;
 /**
@@ -68,6 +68,7 @@ export const VOICE_SPOOF_CUE_NAMES = [
   'globalVariance.highOverLow',
   'harmonicPhase.coherence',
   'fundamentalLevel',
+  'harmonicity.curvatureScale',
 ] as const;
 export type VoiceSpoofCueName = (typeof VOICE_SPOOF_CUE_NAMES)[number];
 
@@ -95,11 +96,11 @@ const CUE_COLUMNS = VOICE_SPOOF_CUE_NAMES.map((_, i) => CEPSTRA + i);
 /**
  * The feature blocks of the fused classifier's member models, each the row columns its model reads: per
  * sub-band that band's SUBBAND_VALUES values, then one member on the 128 statistics of the VAD decoder's
- * activations and one on the 128 of its first LSTM layer's outputs; each followed by the 19 cues (its range and
+ * activations and one on the 128 of its first LSTM layer's outputs; each followed by the 20 cues (its range and
  * density terms check the cues).
  *
  * @example
- * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [56, 56, 56, 147, 147]
+ * VOICE_SPOOF_MEMBERS.map((member) => member.columns.length); // [57, 57, 57, 148, 148]
  */
 export const VOICE_SPOOF_MEMBERS: readonly { readonly name: string; readonly columns: readonly number[] }[] = [
   ...SUBBANDS.map(({ name }, b) => ({
@@ -183,6 +184,7 @@ export function voiceSpoofFeatures(samples: Float32Array, activity: SpeechActivi
     'globalVariance.highOverLow': globalVarianceRatio(cepstra, select),
     'harmonicPhase.coherence': harmonicPhase(harmonics).coherence,
     fundamentalLevel: fundamentalLevel(harmonics),
+    'harmonicity.curvatureScale': harmonic.curvatureScale,
   };
   const row = new Float64Array(VOICE_SPOOF_FEATURE_NAMES.length);
   cepstralMeans(cepstra.values, select, spectrum.frames, row);

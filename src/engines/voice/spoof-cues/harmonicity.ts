@@ -4,6 +4,9 @@
  * noise-only high band (harmonic+noise vocoders), not periodic at all; a human voice sits in between
  * (glottal pulses are irregular and breathy up there). And a synthesiser's F0 contour is smooth or piecewise
  * linear from frame to frame, where a human F0 wobbles (micro-prosody): the second difference of log F0.
+ * How that curvature grows from 20 to 40 ms steps tells a contour that moves at the scale of intonation (a
+ * voice) from frame-to-frame jitter on a straight line (a diphone synthesiser: the recorded units' residual
+ * jitter, their F0 moved to targets joined by straight lines).
  */
 import { fft1d } from '../../../lib/fft.js';
 import { powerSpectraOfPair } from '../../../lib/real-fft-pair.js';
@@ -13,6 +16,12 @@ export interface HarmonicityCues {
   readonly highBand: number;
   /** Median |second difference| of log2 F0 over runs of three voiced frames 20 ms apart (octaves). */
   readonly pitchCurvature: number;
+  /**
+   * log2 of the median |second difference| of log2 F0 over 40 ms steps (five voiced frames in a row) over
+   * that over 20 ms steps: about 1.1 for read speech, 0 for white jitter on a straight contour, 2 for a
+   * smooth curve; 0 when no run of five voiced frames holds.
+   */
+  readonly curvatureScale: number;
   /**
    * Pitch period (samples, sub-sample) of each 40 ms frame starting every 20 ms (frame i at sample 320 i),
    * 0 where the frame is not voiced: the track other cues (harmonic-phase.ts) analyse the voiced frames by.
@@ -35,6 +44,13 @@ const VOICED = 0.5;
 const HIGH_LOW_HZ = 4000;
 const HIGH_TOP_HZ = 7000;
 const LOW_TOP_HZ = 4000;
+/** A step of log2 F0 between neighbouring frames above this is an octave error of the track, not prosody. */
+const OCTAVE_JUMP = 0.3;
+/**
+ * Floor under both curvatures of curvatureScale (octaves): about the sub-sample resolution of the track's
+ * period at 100 Hz (0.1 of 160 samples), so that a flat contour gives a finite ratio.
+ */
+const CURVATURE_FLOOR = 1e-3;
 
 let windowLags: Float64Array | undefined;
 const windowShape = new Float64Array(FRAME);
@@ -80,7 +96,7 @@ function powerPair(
  * The harmonicity cues of speech with its silences trimmed (speechSamples), 16 kHz.
  *
  * @example
- * harmonicity(speechSamples(samples, activity)); // { highBand: 0.35, pitchCurvature: 0.02 }
+ * harmonicity(speechSamples(samples, activity)); // { highBand: 0.35, pitchCurvature: 0.02, curvatureScale: 1.1, … }
  */
 export function harmonicity(speech: Float32Array): HarmonicityCues {
   const window = hannLags();
@@ -172,16 +188,32 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
       Math.hypot((forward + backward) / 2, (forward - backward) / 2) / 2 / high0 / Math.max(window[bestLag] ?? 1, 1e-3);
     high.push(Math.min(1, envelope));
   }
-  const curvature: number[] = [];
-  for (let i = 2; i < logF0.length; i++) {
-    const x = logF0[i - 2] ?? Number.NaN;
-    const y = logF0[i - 1] ?? Number.NaN;
-    const z = logF0[i] ?? Number.NaN;
-    // Octave jumps (a tracking error, not prosody) are left out.
-    if (Number.isNaN(x + y + z) || Math.abs(z - y) > 0.3 || Math.abs(y - x) > 0.3) continue;
-    curvature.push(Math.abs(z - 2 * y + x));
+  const pitchCurvature = contourCurvature(logF0, 1);
+  const wide = contourCurvature(logF0, 2);
+  const curvatureScale =
+    wide === undefined || pitchCurvature === undefined
+      ? 0
+      : Math.log2((wide + CURVATURE_FLOOR) / (pitchCurvature + CURVATURE_FLOOR));
+  return { highBand: median(high), pitchCurvature: pitchCurvature ?? 0, curvatureScale, periods };
+}
+
+/**
+ * Median |second difference| of log2 F0 over steps of `step` frames, over runs of 2·step + 1 voiced frames
+ * with no octave jump between neighbours (a tracking error, not prosody); undefined when no run holds.
+ */
+function contourCurvature(logF0: readonly number[], step: number): number | undefined {
+  const values: number[] = [];
+  for (let i = 2 * step; i < logF0.length; i++) {
+    let run = true;
+    for (let j = i - 2 * step; j <= i && run; j++) {
+      const value = logF0[j] ?? Number.NaN;
+      if (Number.isNaN(value) || (j > i - 2 * step && Math.abs(value - (logF0[j - 1] ?? Number.NaN)) > OCTAVE_JUMP))
+        run = false;
+    }
+    if (!run) continue;
+    values.push(Math.abs((logF0[i] ?? 0) - 2 * (logF0[i - step] ?? 0) + (logF0[i - 2 * step] ?? 0)));
   }
-  return { highBand: median(high), pitchCurvature: median(curvature), periods };
+  return values.length === 0 ? undefined : median(values);
 }
 
 function median(values: number[]): number {

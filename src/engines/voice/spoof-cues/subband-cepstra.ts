@@ -11,7 +11,7 @@
  * neighbours are speech too: how fast it moves), and the band's level (mean c0) minus the mean of the three
  * band levels (the spectral tilt across bands, independent of loudness). 37 values per band, 111 in all.
  *
- * The spoof classifier scores them with one model per band (on that band's 37 values and the 19 named cues),
+ * The spoof classifier scores them with one model per band (on that band's 37 values and the 20 named cues),
  * fused by the mean of the band logits (voice-spoof-classifier.ts). Appended to a single model's row instead,
  * these columns raised the held-out BPCER to 10-12% (docs/voice.md).
  *

@@ -224,6 +224,25 @@ test('harmonicity: a pulse-excited high band is periodic, a noise-filled one is 
   assert.ok(wobbly.pitchCurvature > 0.02, `wobble curvature ${wobbly.pitchCurvature}`);
 });
 
+test('harmonicity: the curvature of frame-to-frame jitter on a straight contour does not grow with the step, a curving one does', () => {
+  const random = seededRandom(5);
+  // A diphone synthesiser's contour: straight lines between targets, the recorded units' jitter on them.
+  const jitter: number[] = Array.from({ length: 101 }, () => 2 ** (0.015 * (2 * random() - 1)));
+  const jittered = (i: number): number => jitter[Math.floor(i / 320)] ?? 1;
+  const intonation = (i: number): number => 120 * 2 ** (0.2 * Math.sin((2 * Math.PI * 1.5 * i) / RATE));
+  const line = harmonicity(harmonicTone((i) => (100 + (40 * i) / (2 * RATE)) * jittered(i), 4000, 0));
+  const curve = harmonicity(harmonicTone(intonation, 4000, 0));
+  const voice = harmonicity(harmonicTone((i) => intonation(i) * jittered(i), 4000, 0));
+  assert.ok(line.curvatureScale < 0.6, `jitter on a line ${line.curvatureScale}`);
+  assert.ok(curve.curvatureScale > 1.4, `a smooth curve ${curve.curvatureScale}`);
+  assert.ok(
+    line.curvatureScale + 0.2 < voice.curvatureScale && voice.curvatureScale + 0.2 < curve.curvatureScale,
+    `jitter on a curve ${voice.curvatureScale}`,
+  );
+  // No run of five voiced frames: no contour to read.
+  assert.equal(harmonicity(new Float32Array(RATE)).curvatureScale, 0);
+});
+
 /**
  * Harmonics 1..10 of a 120 Hz voice with a 5 Hz, 2% vibrato (a perfectly steady tone lets the pitch track
  * read twice the period), whose phase offsets relative to the fundamental are re-drawn every `changeMs`
