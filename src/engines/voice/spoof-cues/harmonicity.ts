@@ -9,6 +9,7 @@
  * jitter, their F0 moved to targets joined by straight lines).
  */
 import { fft1d } from '../../../lib/fft.js';
+import { median } from '../../../lib/median.js';
 import { powerSpectraOfPair } from '../../../lib/real-fft-pair.js';
 
 export interface HarmonicityCues {
@@ -194,7 +195,8 @@ export function harmonicity(speech: Float32Array): HarmonicityCues {
     wide === undefined || pitchCurvature === undefined
       ? 0
       : Math.log2((wide + CURVATURE_FLOOR) / (pitchCurvature + CURVATURE_FLOOR));
-  return { highBand: median(high), pitchCurvature: pitchCurvature ?? 0, curvatureScale, periods };
+  const highBand = high.length === 0 ? 0 : median(high, 'upper');
+  return { highBand, pitchCurvature: pitchCurvature ?? 0, curvatureScale, periods };
 }
 
 /**
@@ -213,11 +215,5 @@ function contourCurvature(logF0: readonly number[], step: number): number | unde
     if (!run) continue;
     values.push(Math.abs((logF0[i] ?? 0) - 2 * (logF0[i - step] ?? 0) + (logF0[i - 2 * step] ?? 0)));
   }
-  return values.length === 0 ? undefined : median(values);
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  values.sort((a, b) => a - b);
-  return values[Math.floor(values.length / 2)] ?? 0;
+  return values.length === 0 ? undefined : median(values, 'upper');
 }
