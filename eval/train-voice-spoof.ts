@@ -43,6 +43,7 @@ import {
   memberRow,
   cueDensityDistance,
   fusedSpoofLogit,
+  VOICE_SPOOF_GROUPS,
   VOICE_SPOOF_MODEL_KIND,
   type CueDensity,
   type CueRange,
@@ -306,9 +307,27 @@ export interface Member {
   readonly columns: readonly number[];
 }
 
+/** Spoof kinds one group of members is trained against; live rows train every group. */
+export interface MemberGroup {
+  readonly name: (typeof VOICE_SPOOF_GROUPS)[number];
+  readonly kinds: readonly CorpusKind[];
+}
+
+/**
+ * The shipped groups (VOICE_SPOOF_GROUPS): one against synthetic speech (the TTS engines and vocoded bona
+ * fide), one against replays (both sox replay kinds and our own re-recording simulator). TTS replayed is a
+ * replay: what it adds to synthetic speech is the loudspeaker and the room.
+ */
+export const SHIPPED_GROUPS: readonly MemberGroup[] = [
+  { name: 'synthesis', kinds: ['espeak', 'flite', 'festival', 'vocoded'] },
+  { name: 'replay', kinds: ['replay', 'tts-replay', 'rerecorded'] },
+];
+
 /** The classifier an evaluation trains: members, range cues, logistic mask and terms. */
 interface ModelChoice {
   readonly members: readonly Member[];
+  /** The members are trained once per group and a row's logit is the least group mean; none: one group. */
+  readonly groups: readonly MemberGroup[];
   readonly cueIndices: readonly number[];
   readonly mask: LogisticMask;
   readonly terms: ClassifierTerms;
@@ -319,14 +338,16 @@ const SHIPPED_CHOICE: ModelChoice = {
   cueIndices: CUE_INDICES,
   mask: SHIPPED_MASK,
   terms: CLASSIFIER_TERMS,
+  groups: SHIPPED_GROUPS,
 };
 
 interface TrainedMember extends TrainedModel {
   readonly name: string;
+  readonly group?: string;
   readonly columns: readonly number[];
 }
 
-/** The members' models; a row's logit is the mean of theirs (fusedSpoofLogit, as at run time). */
+/** The members' models; a row's logit is the least group mean of theirs (fusedSpoofLogit, as at run time). */
 interface TrainedFusion {
   readonly members: readonly TrainedMember[];
 }
@@ -339,7 +360,20 @@ const inMember = (indices: readonly number[], columns: readonly number[]): numbe
  * One model per member, each trained by `train` on its columns of the rows; `cueIndices` and `mask` name
  * full-row indices (a member's range and density terms check the cues among its columns).
  */
-function trainFused(rows: readonly Row[], { members, cueIndices, mask, terms }: ModelChoice): TrainedFusion {
+function trainFused(rows: readonly Row[], choice: ModelChoice): TrainedFusion {
+  if (choice.groups.length > 0)
+    return {
+      members: choice.groups.flatMap((group) => {
+        const groupRows = rows.filter((row) => isLive(row) || group.kinds.includes(row.item.kind));
+        // A group whose kinds are all held out has nothing to tell apart: it sits out of that model.
+        if (!groupRows.some((row) => !isLive(row))) return [];
+        return trainFused(groupRows, { ...choice, groups: [] }).members.map((member) => ({
+          ...member,
+          group: group.name,
+        }));
+      }),
+    };
+  const { members, cueIndices, mask, terms } = choice;
   return {
     members: members.map(({ name, columns }) => {
       const memberRows = rows.map((row) => ({
@@ -594,6 +628,7 @@ function arrivalFigures(
   const counts = { wav: emptyCounts(), other: emptyCounts() };
   const bySet: { wav: SetRejections; other: SetRejections } = { wav: {}, other: {} };
   const byKind: string[] = [];
+  const bpcerByHeld: string[] = [];
   const target = TARGET_BPCER_BY_LEVEL[4 - 1] ?? 0;
   for (const run of runs) {
     const otherScored = run.arrivals[k] ?? [];
@@ -602,6 +637,7 @@ function arrivalFigures(
     addCounts(counts.wav, wav);
     addCounts(counts.other, other);
     byKind.push(`${run.held} ${percent(wav.accepted, wav.attacks)} → ${percent(other.accepted, other.attacks)}`);
+    bpcerByHeld.push(`${run.held} ${percent(other.rejected, other.bonafide)}`);
     addSetRejections(bySet.wav, rejectionsBySet(run.scored, target));
     addSetRejections(bySet.other, rejectionsBySet(otherScored, target, run.scored));
   }
@@ -615,6 +651,7 @@ function arrivalFigures(
       line('48/44.1 kHz WAV (the table above)', counts.wav, setRejectionsText(bySet.wav)),
       line(label, counts.other, setRejectionsText(bySet.other)),
       `\nAPCER by unseen kind, WAV → this arrival: ${byKind.join(', ')}.`,
+      `\nBPCER of this arrival by the held-out run (the models that did not train on that kind): ${bpcerByHeld.join(', ')}.`,
     ].join('\n'),
     json: { label, wav: counts.wav, other: counts.other, bpcerBySet: bySet },
   };
@@ -680,6 +717,9 @@ export function evaluateRows(
     readonly mask?: LogisticMask;
     /** The clip and the cue density term (default: CLASSIFIER_TERMS), to measure them. */
     readonly terms?: ClassifierTerms;
+    /** Member groups, each trained against its spoof kinds, fused by the least group logit (default:
+     * SHIPPED_GROUPS; none: one group trained against every kind, the model before the twentieth session). */
+    readonly groups?: readonly MemberGroup[];
     /** Other arrivals of the same items, scored by the leave-one-attack-out models (arrivalFigures). */
     readonly arrivals?: readonly Arrival[];
   },
@@ -689,6 +729,7 @@ export function evaluateRows(
     cueIndices: options.cueIndices ?? SHIPPED_CHOICE.cueIndices,
     mask: options.mask ?? SHIPPED_CHOICE.mask,
     terms: options.terms ?? SHIPPED_CHOICE.terms,
+    groups: options.groups ?? SHIPPED_CHOICE.groups,
   };
   const arrivals = options.arrivals ?? [];
   for (const arrival of arrivals)
@@ -865,6 +906,8 @@ export async function evaluateVoiceSpoof(options: {
   withRerecorded?: boolean;
   /** Add the training-only live class `room-live` (bona fide speech captured in a simulated room). */
   withRoomLive?: boolean;
+  /** Add bona fide re-prosodied by TD-PSOLA to the training-only `vocoded` class. */
+  withPsola?: boolean;
   /** Also score every item as WebM/Opus at this bitrate (kbit/s): an arrival (evaluateRows). */
   opusKbps?: number;
 }): Promise<VoiceSpoofEvaluation> {
@@ -896,6 +939,7 @@ function parseCli(argv: string[]): {
   trainingOnly: boolean;
   withRerecorded: boolean;
   withRoomLive: boolean;
+  withPsola: boolean;
   opusKbps?: number;
 } {
   const { values, positionals } = parseArgs({
@@ -910,6 +954,8 @@ function parseCli(argv: string[]): {
       'without-rerecorded': { type: 'boolean', default: false },
       /** Leave the training-only live class room-live out (eval/voice-room-capture.ts; the same). */
       'without-room-live': { type: 'boolean', default: false },
+      /** Add TD-PSOLA re-prosodied copies to the vocoded class (measured in the twentieth session, not shipped). */
+      'with-psola': { type: 'boolean', default: false },
       /** Also score every item as WebM/Opus at this bitrate (evaluateVoiceSpoof's opusKbps). */
       opus: { type: 'string' },
     },
@@ -924,6 +970,7 @@ function parseCli(argv: string[]): {
     trainingOnly: !values['without-vocoded'],
     withRerecorded: !values['without-rerecorded'],
     withRoomLive: !values['without-room-live'],
+    withPsola: values['with-psola'],
     ...(opusKbps !== undefined ? { opusKbps } : {}),
   };
 }
@@ -969,6 +1016,7 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
     featureNames: VOICE_SPOOF_FEATURE_NAMES,
     members: evaluation.model.members.map((model) => ({
       name: model.name,
+      ...(model.group === undefined ? {} : { group: model.group }),
       columns: model.columns,
       mean: round(model.mean),
       std: round(model.std),
@@ -998,6 +1046,7 @@ export async function trainVoiceSpoof(argv: string[]): Promise<void> {
         'every item, bona fide and attack, upsampled to 48 or 44.1 kHz by the engine resampler, written as 16-bit WAV and decoded by the engine (resampled back to 16 kHz), as a browser recording arrives; items the service gates refuse are neither trained on nor scored',
       counts: evaluation.counts,
       cuesWithoutLogisticWeight: ROOM_NOISE_CUES,
+      memberGroups: SHIPPED_GROUPS,
       evaluation: evaluation.json,
       notes: [
         'No real replay recording and no modern neural TTS: the figures say how the classifier meets these simulated and old-engine attacks, not field attacks (docs/voice.md).',

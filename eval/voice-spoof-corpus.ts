@@ -10,7 +10,9 @@
  *  - `tts-replay`: synthetic speech of any of the three engines replayed the same way;
  *  - `vocoded` (training only, never an evaluated kind): each bona fide item resynthesised by one of the
  *    vocoders of eval/voice-vocoding.ts (LPC pulse/noise, LPC harmonic+noise with a smoothed F0, Griffin-Lim),
- *    in its source's fold. Made from bona fide speech alone, it stands for what synthesisers share;
+ *    in its source's fold, and (when `withPsola` asks; measured, not in the shipped model) once more by
+ *    TD-PSOLA on a piecewise-linear F0 contour. Made from bona fide speech alone, it stands for what
+ *    synthesisers share;
  *  - `rerecorded` (training only, never an evaluated kind; made when `withRerecorded` asks, as the spoof
  *    eval does by default since 2026-11-25): each bona fide item played and re-recorded twice through a
  *    loudspeaker, image-source room and microphone simulated by eval/voice-rerecording.ts (our own code, not
@@ -259,6 +261,8 @@ export interface CorpusOptions {
   readonly withRerecorded?: boolean;
   /** Add the training-only live class `room-live` (bona fide speech captured in a simulated room). */
   readonly withRoomLive?: boolean;
+  /** Add each bona fide item once more as `vocoded`, re-prosodied by TD-PSOLA (eval/voice-vocoding.ts). */
+  readonly withPsola?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -432,6 +436,13 @@ export function buildCorpus(options: CorpusOptions): CorpusItem[] {
     );
   if (options.withRoomLive === true)
     items.push(...simulatedFromBonafide(bonafide, cacheDir, 'room-live', 50_000, captureInRoom));
+  // Bona fide re-prosodied by TD-PSOLA (training only, when asked): each item once more as `vocoded`.
+  if (options.withPsola === true)
+    for (const [i, item] of bonafide.entries()) {
+      const path = join(cacheDir, 'vocoded', `${i}-td-psola.wav`);
+      if (!existsSync(path)) writeCorpusWav(path, vocode(readCorpusWav(item.path), 'td-psola', 80_000 + i));
+      items.push({ kind: 'vocoded', source: item.source, fold: item.fold, path, recipe: `td-psola of ${item.path}` });
+    }
   log(`all: ${items.length}`);
   return items;
 }

@@ -5,8 +5,11 @@
  * is weighed by a model that sees that band alone (spoof-cues/subband-cepstra.ts), and two on the statistics
  * of the voice activity model's learnt representations (its decoder's activations; its first LSTM layer's
  * outputs) and the same cues (features/vad-activation-statistics.ts).
- * The sample's logit is the mean of the members' logits. Each member model has three parts, added on the
- * logit scale:
+ * Since the twentieth session the five members are trained twice, once against synthetic speech and once
+ * against replays (VOICE_SPOOF_GROUPS), and the sample's logit is the lesser of the two groups' mean member
+ * logits: an attack is caught when either group finds it, where one model against every kind at once lets a
+ * replay's natural prosody argue against its loudspeaker (docs/voice.md, "Two groups of members"). Each
+ * member model has three parts, added on the logit scale:
  *  - a logistic regression on the standardised features, clipped to ±`clip` bona fide deviations, and their
  *    squares (the squares let one weight say "too far from bona fide either way": synthetic speech is drier
  *    than a live voice, a replay wetter; the clip bounds what one feature far outside anything trained on can
@@ -25,7 +28,13 @@ import { VOICE_SPOOF_MEMBERS, VOICE_SPOOF_FEATURE_NAMES, VOICE_SPOOF_FEATURE_VER
 import modelJson from './voice-spoof-model.json' with { type: 'json' };
 
 export const VOICE_SPOOF_MODEL_KIND =
-  'member-mean-logit(subbands+vad-activations+vad-first-layer:clipped-quadratic-logistic+cue-range+cue-density)';
+  'group-min(member-mean-logit(subbands+vad-activations+vad-first-layer:clipped-quadratic-logistic+cue-range+cue-density))';
+
+/**
+ * The member groups, in the model file's order: each holds the five VOICE_SPOOF_MEMBERS, trained against
+ * synthetic speech (TTS engines and vocoded bona fide) or against replays (eval/train-voice-spoof.ts).
+ */
+export const VOICE_SPOOF_GROUPS = ['synthesis', 'replay'] as const;
 
 /** The bona fide range check: per checked feature, a centre and a spread, and the margin (in spreads). */
 export interface CueRange {
@@ -60,6 +69,8 @@ export interface CueDensity {
  */
 export interface VoiceSpoofMemberModel {
   readonly name: string;
+  /** The group it belongs to (VOICE_SPOOF_GROUPS); members without one form a single group. */
+  readonly group?: string;
   /** Indices into the full feature row, in the order of this model's features. */
   readonly columns: readonly number[];
   /** Standardisation of the raw features (bona fide training rows' mean and deviation). */
@@ -78,14 +89,14 @@ export interface VoiceSpoofMemberModel {
 /** What scoring a member needs (a trained member model before it is written to the model file). */
 export type MemberScorer = Pick<
   VoiceSpoofMemberModel,
-  'columns' | 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'
+  'group' | 'columns' | 'mean' | 'std' | 'clip' | 'weights' | 'bias' | 'cueRange' | 'cueDensity'
 >;
 
 export interface VoiceSpoofModel {
   readonly kind: typeof VOICE_SPOOF_MODEL_KIND;
   readonly featureVersion: string;
   readonly featureNames: readonly string[];
-  /** The member models; the logit is the mean of theirs (fusedSpoofLogit). */
+  /** The member models, group by group; the logit is the least group's mean of theirs (fusedSpoofLogit). */
   readonly members: readonly VoiceSpoofMemberModel[];
   /**
    * P(live) (of the fused logit) of speaker-disjoint cross-validated bona fide and attack samples, ascending:
@@ -97,8 +108,9 @@ export interface VoiceSpoofModel {
 }
 
 /**
- * The classifier's logit (log odds of live) for a full feature row: the mean of the member models' logits,
- * each on its own columns of the row.
+ * The classifier's logit (log odds of live) for a full feature row: per group of members (their `group`;
+ * members without one are one group), the mean of the member models' logits, each on its own columns of the
+ * row; the least of those means.
  *
  * @example
  * sigmoid(fusedSpoofLogit(loadVoiceSpoofModel(), voiceSpoofFeatures(samples, activity).row)); // P(live)
@@ -107,9 +119,16 @@ export interface VoiceSpoofModel {
 export function fusedSpoofLogit(model: { readonly members: readonly MemberScorer[] }, row: ArrayLike<number>): number {
   const d = Math.max(0, ...model.members.flatMap((member) => member.columns)) + 1;
   if (row.length < d) throw new RangeError(`expected ${d} or more voice spoof features, got ${row.length}`);
-  let total = 0;
-  for (const member of model.members) total += spoofLogit(member, memberRow(member.columns, row));
-  return total / Math.max(1, model.members.length);
+  const groups = new Map<string | undefined, { total: number; count: number }>();
+  for (const member of model.members) {
+    const group = groups.get(member.group) ?? { total: 0, count: 0 };
+    group.total += spoofLogit(member, memberRow(member.columns, row));
+    group.count++;
+    groups.set(member.group, group);
+  }
+  let least = Infinity;
+  for (const { total, count } of groups.values()) least = Math.min(least, total / count);
+  return Number.isFinite(least) ? least : 0;
 }
 
 /**
@@ -205,13 +224,16 @@ export function loadVoiceSpoofModel(): VoiceSpoofModel {
   const names = VOICE_SPOOF_FEATURE_NAMES;
   if (model.featureNames.length !== names.length || model.featureNames.some((name, i) => name !== names[i]))
     throw new Error('voice-spoof-model.json names other features than this build computes: retrain it');
-  const members = VOICE_SPOOF_MEMBERS;
+  const members = VOICE_SPOOF_GROUPS.flatMap((group) => VOICE_SPOOF_MEMBERS.map((member) => ({ ...member, group })));
   const sameColumns = (a: readonly number[], b: readonly number[]): boolean =>
     a.length === b.length && a.every((index, i) => index === b[i]);
   if (
     model.members.length !== members.length ||
     model.members.some(
-      (member, m) => member.name !== members[m]?.name || !sameColumns(member.columns, members[m]?.columns ?? []),
+      (member, m) =>
+        member.name !== members[m]?.name ||
+        member.group !== members[m]?.group ||
+        !sameColumns(member.columns, members[m]?.columns ?? []),
     )
   )
     throw new Error('voice-spoof-model.json has other member models than this build defines: retrain it');
@@ -266,8 +288,9 @@ export function parseVoiceSpoofModel(json: unknown, origin: string): VoiceSpoofM
 /** One checked member model over a row of `rowLength` features, or what is wrong with it. */
 function parseMemberModel(json: unknown, rowLength: number): VoiceSpoofMemberModel | string {
   if (!isRecord(json)) return 'not an object';
-  const { name, columns, mean, std, clip, weights, bias, l2, cueRange, cueDensity } = json;
+  const { name, group, columns, mean, std, clip, weights, bias, l2, cueRange, cueDensity } = json;
   if (typeof name !== 'string') return '`name` is not a string';
+  if (group !== undefined && typeof group !== 'string') return '`group` is not a string';
   if (
     !isFiniteNumberArray(columns) ||
     columns.length === 0 ||
@@ -294,6 +317,7 @@ function parseMemberModel(json: unknown, rowLength: number): VoiceSpoofMemberMod
   if (typeof density === 'string') return density;
   return {
     name,
+    ...(group === undefined ? {} : { group }),
     columns,
     mean,
     std,

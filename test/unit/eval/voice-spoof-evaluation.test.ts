@@ -233,7 +233,7 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
     };
   });
   // No logistic mask, so that each member is the plain single-model trainer on its columns.
-  const choice = { members, cueIndices: cues, mask: {}, terms: CLASSIFIER_TERMS };
+  const choice = { members, cueIndices: cues, mask: {}, terms: CLASSIFIER_TERMS, groups: [] };
   const fused = trainFused(rows, choice);
   assert.deepEqual(
     fused.members.map((member) => member.columns),
@@ -262,6 +262,51 @@ test('trainFused and crossValidate: one model per member on its columns, held-ou
     if (Math.abs(logitA - logitB) > 0.1) differs++;
   }
   assert.ok(differs > 10, 'the members disagree on most rows, so the mean is not either alone');
+});
+
+test('trainFused in groups: each group trained on the live rows and its own kinds; a group with none sits out', () => {
+  const { trainFused } = testing;
+  const members = [{ name: 'm', columns: [0, 1, 2] }];
+  const kinds: CorpusKind[] = ['bonafide', 'espeak', 'bonafide', 'replay', 'room-live', 'vocoded'];
+  // Feature 0 tells synthetic speech from live, feature 1 replays; feature 2 is the one cue.
+  const rows = Array.from({ length: 120 }, (_, i) => {
+    const kind = kinds[i % kinds.length] ?? 'bonafide';
+    const features = [0, 1, 2].map((j) => 0.4 * Math.sin(i * 12.9898 + j * 78.233));
+    if (kind === 'espeak' || kind === 'vocoded') features[0] = (features[0] ?? 0) - 2;
+    if (kind === 'replay') features[1] = (features[1] ?? 0) + 2;
+    return { item: { kind, fold: i % 3, source: `s${i % 20}`, path: `p${i}`, recipe: 'r' }, features };
+  });
+  const choice = { members, cueIndices: [2], mask: {}, terms: CLASSIFIER_TERMS };
+  const groups = [
+    { name: 'synthesis', kinds: ['espeak', 'vocoded'] },
+    { name: 'replay', kinds: ['replay'] },
+  ] as const;
+  const fused = trainFused(rows, { ...choice, groups });
+  assert.deepEqual(
+    fused.members.map((member) => member.group),
+    ['synthesis', 'replay'],
+  );
+  const alone = (keep: readonly CorpusKind[]) =>
+    trainFused(
+      rows.filter((row) => keep.includes(row.item.kind)),
+      { ...choice, groups: [] },
+    ).members[0];
+  assert.deepEqual(fused.members[0]?.weights, alone(['bonafide', 'room-live', 'espeak', 'vocoded'])?.weights);
+  assert.deepEqual(fused.members[1]?.weights, alone(['bonafide', 'room-live', 'replay'])?.weights);
+  // Each group's model weighs its own kind's feature: the synthesis group feature 0, the replay group feature 1.
+  const [synthesis, replay] = fused.members;
+  assert.ok(synthesis !== undefined && replay !== undefined);
+  assert.ok(Math.abs(synthesis.weights[0] ?? 0) > 3 * Math.abs(synthesis.weights[1] ?? 0));
+  assert.ok(Math.abs(replay.weights[1] ?? 0) > 3 * Math.abs(replay.weights[0] ?? 0));
+  // No replay row left (held out): the replay group sits out of that model.
+  const withoutReplays = trainFused(
+    rows.filter((row) => row.item.kind !== 'replay'),
+    { ...choice, groups },
+  );
+  assert.deepEqual(
+    withoutReplays.members.map((member) => member.group),
+    ['synthesis'],
+  );
 });
 
 test('evaluateRows: room and noise cues get no logistic weight, so a wetter, hummier row than live gains nothing', () => {

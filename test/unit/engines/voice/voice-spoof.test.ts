@@ -6,6 +6,7 @@ import {
   cueRangeDeviation,
   fusedSpoofLogit,
   loadVoiceSpoofModel,
+  VOICE_SPOOF_GROUPS,
   parseVoiceSpoofModel,
   spoofLogit,
 } from '../../../../src/engines/voice/voice-spoof-classifier.js';
@@ -32,9 +33,10 @@ import { padSilence, soxEffects, synthesizeSpeech, whiteNoise } from '../../../h
 test('the shipped voice spoof model loads and matches the features this build computes', () => {
   const model = loadVoiceSpoofModel();
   assert.deepEqual(model.featureNames, VOICE_SPOOF_FEATURE_NAMES);
+  // The five members once per group, group by group.
   assert.deepEqual(
-    model.members.map(({ name, columns }) => ({ name, columns })),
-    VOICE_SPOOF_MEMBERS,
+    model.members.map(({ name, group, columns }) => ({ name, group, columns })),
+    VOICE_SPOOF_GROUPS.flatMap((group) => VOICE_SPOOF_MEMBERS.map(({ name, columns }) => ({ name, group, columns }))),
   );
   for (const member of model.members) {
     assert.equal(member.weights.length, 2 * member.columns.length);
@@ -101,7 +103,7 @@ test('parseVoiceSpoofModel refuses malformed files with a reason', () => {
 /** No density term (gain 0) and no clip in reach: the terms under test alone. */
 const densityOff = { features: [0], centre: [0], precision: [1], margin: 0, gain: 0 };
 
-test("fusedSpoofLogit: the mean of the member models' logits, each on its own columns of the row", () => {
+test("fusedSpoofLogit: the mean of the member models' logits, each on its own columns of the row; in groups, the least group mean", () => {
   const band = (columns: number[], weight: number, bias: number) => ({
     columns,
     mean: [0],
@@ -117,6 +119,18 @@ test("fusedSpoofLogit: the mean of the member models' logits, each on its own co
   assert.equal(fusedSpoofLogit(model, [-1, 100, 3]), 1);
   assert.equal(fusedSpoofLogit({ members: [band([2], 2, 1)] }, [-1, 100, 3]), 7);
   assert.throws(() => fusedSpoofLogit(model, [0, 0]), RangeError);
+  // In groups: each group's mean, then the least of them. Group a: (7 + (−5)) / 2 = 1; group b: 2 + 1·(−1) = 1,
+  // then −3 + 0·3 → mean (1 − 3) / 2 = −1. The least is −1, whichever group comes first.
+  const grouped = [
+    { ...band([2], 2, 1), group: 'a' },
+    { ...band([0], 1, 2), group: 'b' },
+    { ...band([0], 1, -4), group: 'a' },
+    { ...band([2], 0, -3), group: 'b' },
+  ];
+  assert.equal(fusedSpoofLogit({ members: grouped }, [-1, 100, 3]), -1);
+  assert.equal(fusedSpoofLogit({ members: [...grouped].reverse() }, [-1, 100, 3]), -1);
+  // Group b's members moved to a: one group of four, mean (7 + 1 − 5 − 3) / 4 = 0.
+  assert.equal(fusedSpoofLogit({ members: grouped.map((m) => ({ ...m, group: 'a' })) }, [-1, 100, 3]), 0);
 });
 
 test('spoofLogit: the cue range lowers the logit only by what exceeds the margin', () => {
