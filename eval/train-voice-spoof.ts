@@ -1,6 +1,7 @@
 /**
  * `npm run eval -- train-voice-spoof [voiceDir] [--cache DIR] [--no-write] [--without-vocoded]
- * [--without-rerecorded] [--without-room-live] [--opus KBPS]` trains the voice spoof classifier and writes
+ * [--without-rerecorded] [--without-room-live] [--with-psola] [--opus KBPS]`
+ * trains the voice spoof classifier and writes
  * src/engines/voice/voice-spoof-model.json; `npm run eval -- voice-spoof [voiceDir] [...]` only evaluates
  * (the spoof part of the voice evaluation). voiceDir defaults to ../shared/data/voice.
  *
@@ -24,15 +25,18 @@
  *    shipped model's thresholds and score_frr are read from;
  *  - the replay kinds again under the `mechanism` protocol (no loudspeaker in training: `rerecorded` out too);
  *  - live speech captured in a room: the leave-one-attack-out models score each held-out bona fide item as sox
- *    captures it in a room (reverb and noise; a simulator no training class uses), at the table's thresholds;
+ *    captures it in a room (reverb and noise; no live training class is made so, but the sox replay kinds use
+ *    the same `reverb`, hence the BPCER by held-out run), at the table's thresholds;
  *  - replays from a battery-powered device held close: the leave-one-attack-out models score each held-out
  *    replay as `closeBatteryReplays` makes it (no mains hum, little room), at the table's thresholds;
  *  - with `--opus KBPS`: the leave-one-attack-out models (trained on the WAV rows, as shipped) also score each
  *    test item as WebM/Opus at KBPS kbit/s, what browsers' MediaRecorder sends, at the WAV rows' thresholds.
  * Each of these arrivals is scored by the models of the table (one pass: `leaveOneAttackOut`).
  * Every model, held out or shipped, is the fusion of the members (VOICE_SPOOF_MEMBERS: three sub-bands and the
- * two VAD statistics blocks; one `train`ed model per member on its columns, the sample's logit the mean of
- * theirs, as at run time); the held-out scores are the fused ones. The shipped model is trained on everything.
+ * two VAD statistics blocks; one `train`ed model per member on its columns) in two groups (SHIPPED_GROUPS: the
+ * members trained once against synthetic speech, once against replays), the sample's logit the lesser of the
+ * groups' mean member logits, as at run time; the held-out scores are the fused ones. The shipped model is
+ * trained on everything.
  * Writes reports/voice-spoof.{md,json} (aggregates only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -7,9 +7,9 @@
  * outputs) and the same cues (features/vad-activation-statistics.ts).
  * Since the twentieth session the five members are trained twice, once against synthetic speech and once
  * against replays (VOICE_SPOOF_GROUPS), and the sample's logit is the lesser of the two groups' mean member
- * logits: an attack is caught when either group finds it, where one model against every kind at once lets a
- * replay's natural prosody argue against its loudspeaker (docs/voice.md, "Two groups of members"). Each
- * member model has three parts, added on the logit scale:
+ * logits: an attack is caught when either group finds it, where one model trained against every kind at once
+ * adds the evidence up, so that what a replay keeps of live speech can outweigh its loudspeaker
+ * (docs/voice.md, "Two groups of members"). Each member model has three parts, added on the logit scale:
  *  - a logistic regression on the standardised features, clipped to ±`clip` bona fide deviations, and their
  *    squares (the squares let one weight say "too far from bona fide either way": synthetic speech is drier
  *    than a live voice, a replay wetter; the clip bounds what one feature far outside anything trained on can
